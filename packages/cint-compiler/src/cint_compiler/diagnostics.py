@@ -1,0 +1,72 @@
+"""Compile diagnostics (SPEC-04P.1 section 17).
+
+Every phase of the front end reports a user's error by raising
+:class:`CompileError` with a numbered code of SPEC-04 LS-313 and the
+canonical position of the offending construct.  A compile-time fault
+(C6001) also carries the fault's canonical content.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .faults import MachineFault
+
+
+@dataclass(frozen=True)
+class Span:
+    """A source position: 1-based line and column (Unicode scalar values), plus the file's path."""
+
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return "%s:%d:%d" % (self.path, self.line, self.column)
+
+
+class CompileError(Exception):
+    """A user's program is rejected (severity ``error``)."""
+
+    def __init__(self, code: str, span: Optional[Span], message: str,
+                 fault: Optional[MachineFault] = None, help: Optional[str] = None):
+        assert code.startswith("C") and len(code) == 5, code
+        super().__init__("%s at %s: %s" % (code, span, message))
+        self.code = code
+        self.span = span
+        self.message = message
+        self.fault = fault
+        self.help = help
+
+    def sort_key(self):
+        s = self.span
+        return (s.path, s.line, s.column, self.code) if s else ("", 0, 0, self.code)
+
+
+def render(err: CompileError, source_lines=None) -> str:
+    """The text form of LS-276 for a compile error."""
+    out = ["error[%s]: %s" % (err.code, err.message)]
+    if err.span is not None:
+        out.append("  --> %s" % err.span)
+        if source_lines is not None and 1 <= err.span.line <= len(source_lines):
+            text = source_lines[err.span.line - 1]
+            num = str(err.span.line)
+            pad = " " * len(num)
+            out.append("%s |" % pad)
+            out.append("%s | %s" % (num, text))
+            lead = "".join(ch if ch == "\t" else " " for ch in text[: err.span.column - 1])
+            out.append("%s | %s^" % (pad, lead))
+            out.append("%s |" % pad)
+    if err.fault is not None:
+        f = err.fault
+        out.append("   = fault: %s" % f.code)
+        out.append("   = operation: %s" % f.operation)
+        for t, v in f.operands:
+            out.append("   = operand: %s %d" % (t.name(), v))
+        if f.exact is not None:
+            out.append("   = exact:   %d" % f.exact)
+        if f.limit is not None:
+            out.append("   = limit:   %s %d" % (f.limit[0].name(), f.limit[1]))
+    if err.help:
+        out.append("   = help: %s" % err.help)
+    return "\n".join(out) + "\n"
