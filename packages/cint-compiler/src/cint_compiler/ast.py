@@ -73,10 +73,24 @@ class VoidTypeExpr(TypeExpr):
 
 # ----------------------------------------------------------------------------- expressions
 
+class _NotConst:
+    def __repr__(self):
+        return "NOTCONST"
+
+
+NOTCONST = _NotConst()
+
+
 @dataclass(eq=False)
 class Expr(Node):
     # Filled by the checker:
     ty: object = field(default=None, kw_only=True, repr=False)
+
+    # Class-level defaults of the checker's annotations (instances override them):
+    cval = NOTCONST       # the folded value of a constant expression
+    csteps = 0            # counted operations inside a folded expression (SPEC-01 IM-113, IM-114)
+    skip_fold = False     # a constant operand that &&, || or ?: may skip: evaluated at run time (IM-23)
+    lit_error = None      # a pending C2003 of an out-of-range literal
 
 
 @dataclass(eq=False)

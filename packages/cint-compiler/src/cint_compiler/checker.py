@@ -1,0 +1,1936 @@
+"""Name resolution and type checking of cint-core-1 (SPEC-04P.1 sections 4 to 14).
+
+``check_program`` takes the parsed root module and returns a :class:`Program`:
+the checked tree, annotated in place, with its symbol tables.  The checker
+
+* resolves every name to a :class:`Symbol`,
+* gives every expression its static type (``Expr.ty``), typing literals by
+  context (SPEC-01 IM-21, SPEC-04 LS-56),
+* evaluates every maximal constant expression at compile time with the
+  run-time semantics (SPEC-01 IM-23), storing the value in ``Expr.cval``;
+  a fault there is C6001,
+* rejects what it does not implement yet with C9102 naming the construct.
+
+The first error found is raised as :class:`CompileError`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Dict, List, Optional
+
+from . import ast as A
+from . import intmachine as M
+from .diagnostics import CompileError, Span
+from .faults import MachineFault
+from .types import (BOOL, I64, ROUND, ROUND_MODES, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType,
+                    EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType, StrType, StructType,
+                    TupleType, Type, INT_TYPES, fixed_valid, parse_fixed_name, U8, U16, U32, U64, I8, I16, I32)
+from .values import EnumValue, ErrorValue, RoundValue
+
+from .ast import NOTCONST
+
+# Built-in functions of SPEC-04 LS-145 that this implementation provides.
+SCALAR_T_BUILTINS = {  # name -> arity; result type is the operand type T
+    "abs": 1, "min": 2, "max": 2, "clamp": 3, "div_trunc": 2, "rem_trunc": 2, "div_euclid": 2,
+    "rem_euclid": 2, "isqrt": 1,
+}
+RESULT_BUILTINS = {"add_result", "sub_result", "mul_result", "div_result", "rem_result", "shl_result"}
+REDUCTIONS = {"sum", "fold_checked", "sum_wrap", "sum_sat", "count", "dot"}
+OTHER_BUILTINS = {"uabs", "div_round", "muldiv", "mul_full", "isqrt_round", "rotl", "rotr", "divmod",
+                  "mul", "div", "mul_wrap", "mul_sat", "sqrt", "sqrt_wrap", "sqrt_sat", "len", "extent", "size",
+                  "lower", "copy", "fill", "equal", "swap", "transpose", "reverse", "reshape", "wrap_bits",
+                  "random", "format", "utf8", "embed", "to_device", "to_host", "sign", "rescale3",
+                  "rescale3_rem", "shl3", "tdot"}
+BUILTIN_NAMES = set(SCALAR_T_BUILTINS) | RESULT_BUILTINS | REDUCTIONS | OTHER_BUILTINS
+UNSUPPORTED_BUILTINS = {"extent", "size", "lower", "copy", "fill", "equal", "swap", "transpose", "reverse",
+                        "reshape", "wrap_bits", "random", "format", "utf8", "embed", "to_device", "to_host",
+                        "sign", "rescale3", "rescale3_rem", "shl3", "tdot", "divmod"}
+
+ARITH_OPS = {"+": ("add", "checked"), "+%": ("add", "wrap"), "+|": ("add", "sat"),
+             "-": ("sub", "checked"), "-%": ("sub", "wrap"), "-|": ("sub", "sat"),
+             "*": ("mul", "checked"), "*%": ("mul", "wrap"), "*|": ("mul", "sat"),
+             "/": ("div", "checked"), "%": ("rem", "checked")}
+SHIFT_OPS = {"<<": ("shl", "checked"), "<<%": ("shl", "wrap"), ">>": ("shr", "checked")}
+BIT_OPS = {"&", "|", "^"}
+CMP_OPS = {"==", "!=", "<", "<=", ">", ">="}
+LOGIC_OPS = {"&&", "||"}
+
+
+class Symbol:
+    """A resolved name."""
+
+    __slots__ = ("kind", "name", "type", "decl", "mutable", "value", "module", "info", "span")
+
+    def __init__(self, kind, name, type=None, decl=None, mutable=False, value=NOTCONST, module=None,
+                 info=None, span=None):
+        self.kind = kind          # local param global const func kernel struct enum error alias sizeparam overvar
+        self.name = name
+        self.type = type
+        self.decl = decl
+        self.mutable = mutable
+        self.value = value        # folded value of a constant
+        self.module = module
+        self.info = info
+        self.span = span
+
+    def __repr__(self):
+        return "Symbol(%s %s)" % (self.kind, self.name)
+
+
+@dataclass
+class FuncInfo:
+    decl: object
+    qname: str
+    result: Type
+    params: List[Symbol]
+    size_params: List[Symbol]
+    is_kernel: bool = False
+    over: List[Symbol] = field(default_factory=list)
+    prints: bool = False
+    module: str = ""
+
+
+@dataclass
+class Program:
+    """The checked program: the root module, its symbols and entry points."""
+
+    module: A.Module
+    globals: List[Symbol]              # module variables in declaration order
+    functions: Dict[str, FuncInfo]
+    kernels: Dict[str, FuncInfo]
+    tests: List[A.TestDecl]
+    script: Optional[List[A.Stmt]]     # top-level statements, or None for a module without them
+    script_span: Optional[Span]
+    types: Dict[str, Type]
+    has_main: bool = False
+
+
+def _err(code, span, msg, **kw):
+    return CompileError(code, span, msg, **kw)
+
+
+def start_span(e):
+    """The position of an expression's first character."""
+    while True:
+        if isinstance(e, A.Binary):
+            e = e.left
+        elif isinstance(e, (A.Member, A.Index)):
+            e = e.base
+        elif isinstance(e, A.Call):
+            e = e.callee
+        elif isinstance(e, A.Convert):
+            e = e.operand
+        elif isinstance(e, A.Cond):
+            e = e.cond
+        else:
+            return e.span
+
+
+def unsupported(span, what):
+    return CompileError("C9102", span, "%s is not yet supported by this implementation (docs/status.md)" % what)
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.names = {}
+        self.parent = parent
+
+    def lookup(self, name):
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+
+class FnCtx:
+    """What the checker knows about the function body it is in."""
+
+    def __init__(self, info=None, kind="func", result=VOID):
+        self.info = info
+        self.kind = kind              # func kernel test script
+        self.result = result
+        self.loops = []               # labels of enclosing loops (None for unlabeled)
+        self.in_switch = 0
+        self.in_defer = 0
+        self.prints = False
+
+
+class Checker:
+    def __init__(self, module: A.Module):
+        self.m = module
+        self.path = module.path
+        self.modname = module.name
+        self.top = Scope()
+        self.types: Dict[str, Type] = {}
+        self.functions: Dict[str, FuncInfo] = {}
+        self.kernels: Dict[str, FuncInfo] = {}
+        self.globals: List[Symbol] = []
+        self.pending: List[CompileError] = []  # literal range errors waiting for evaluation order
+        self.fn: Optional[FnCtx] = None
+        self.scope = self.top
+
+    # ------------------------------------------------------------------ declarations
+
+    def declare(self, scope, name, sym, span):
+        if name in BUILTIN_NAMES or name in ("Round",):
+            raise _err("C3001", span, "`%s` is a built-in function (LS-145) and cannot be declared again" % name,
+                       help="choose another name")
+        if scope.lookup(name) is not None or (scope is not self.top and self.top.lookup(name) is not None):
+            raise _err("C3001", span, "`%s` is already declared" % name)
+        scope.names[name] = sym
+
+    def run(self) -> Program:
+        m = self.m
+        if m.imports:
+            raise unsupported(m.imports[0].span, "`import`")
+        items = m.items
+        stmts = [it for it in items if isinstance(it, A.Stmt) and not isinstance(it, A.StaticAssert)]
+        is_script = bool(stmts)
+        # Pass 1: type-like declarations
+        for it in items:
+            if isinstance(it, (A.StructDecl, A.EnumDecl, A.ErrorDecl, A.TypeAlias)):
+                self.declare(self.top, it.name, Symbol({A.StructDecl: "struct", A.EnumDecl: "enum",
+                                                        A.ErrorDecl: "error", A.TypeAlias: "alias"}[type(it)],
+                                                       it.name, decl=it, span=it.span), it.span)
+        for it in items:
+            if isinstance(it, A.EnumDecl):
+                self.define_enum(it)
+            elif isinstance(it, A.ErrorDecl):
+                self.define_error(it)
+        for it in items:
+            if isinstance(it, A.StructDecl):
+                self.define_struct_shell(it)
+        for it in items:
+            if isinstance(it, A.TypeAlias):
+                self.top.names[it.name].type = self.resolve_type(it.target)
+        for it in items:
+            if isinstance(it, A.StructDecl):
+                self.define_struct_fields(it)
+        # Pass 2: functions, kernels, constants, module variables
+        for it in items:
+            if isinstance(it, (A.FuncDecl, A.KernelDecl)):
+                self.declare_function(it)
+        has_main = "main" in self.functions
+        if is_script and has_main:
+            raise _err("C3011", self.functions["main"].decl.span,
+                       "a script cannot also define `main`; move the top-level statements into `main`")
+        for it in items:
+            if isinstance(it, A.GlobalDecl) and (it.decl.is_const or not is_script):
+                self.declare_global(it, is_script)
+        # Pass 3: bodies
+        for it in items:
+            if isinstance(it, (A.FuncDecl, A.KernelDecl)):
+                self.check_function(self.kernels.get(it.name) or self.functions[it.name])
+            elif isinstance(it, A.TestDecl):
+                self.check_test(it)
+            elif isinstance(it, A.StaticAssert):
+                self.check_static_assert(it)
+        tests = [it for it in items if isinstance(it, A.TestDecl)]
+        names = set()
+        for t in tests:
+            if t.name in names:
+                raise _err("C3020", t.span, "two tests are named %r" % t.name)
+            names.add(t.name)
+        script = None
+        script_span = None
+        if is_script:
+            script = [it.decl if isinstance(it, A.GlobalDecl) else it
+                      for it in items if isinstance(it, A.Stmt) or (isinstance(it, A.GlobalDecl) and not it.decl.is_const)]
+            script = [s for s in script if not isinstance(s, A.StaticAssert)]
+            script_span = script[0].span if not isinstance(script[0], A.VarDecl) else self._first_span(script[0])
+            self.fn = FnCtx(kind="script", result=VOID)
+            self.scope = Scope(self.top)
+            for s in script:
+                self.stmt(s)
+            self.flush_pending()
+            self.fn = None
+            self.scope = self.top
+        return Program(m, self.globals, self.functions, self.kernels, tests, script, script_span, self.types,
+                       has_main)
+
+    def _first_span(self, decl: A.VarDecl):
+        return getattr(decl, "stmt_span", None) or decl.type.span if decl.type is not None else decl.span
+
+    def define_enum(self, d: A.EnumDecl):
+        if d.underlying is None:
+            raise _err("C2030", d.span, "an enum declares its underlying integer type: `enum %s : U8 { ... }`" % d.name)
+        ut = self.resolve_type(d.underlying)
+        if not isinstance(ut, IntType):
+            raise _err("C2030", d.underlying.span, "the underlying type of an enum is an integer type")
+        qn = "%s.%s" % (self.modname, d.name)
+        members = {}
+        nxt = 0
+        for e in d.members:
+            if e.value is not None:
+                nxt = self.const_int(e.value, ut)
+            if not ut.contains(nxt) or nxt in members.values():
+                raise _err("C2031", e.span, "enumerator `%s` has a duplicate value or does not fit %s" % (e.name, ut))
+            if e.name in members:
+                raise _err("C3001", e.span, "duplicate enumerator `%s`" % e.name)
+            members[e.name] = nxt
+            nxt += 1
+        t = EnumType(qn, ut, members)
+        self.top.names[d.name].type = t
+        self.types[qn] = t
+
+    def define_error(self, d: A.ErrorDecl):
+        ut = U16
+        if d.underlying is not None:
+            ut = self.resolve_type(d.underlying)
+            if not isinstance(ut, IntType) or ut.signed:
+                raise _err("C2030", d.underlying.span, "the underlying type of an error set is an unsigned type")
+        qn = "%s.%s" % (self.modname, d.name)
+        if d.combined is not None:
+            values, members = [], []
+            for tn in d.combined:
+                t = self.resolve_type(tn)
+                if not isinstance(t, ErrorSetType):
+                    raise _err("C3007", tn.span, "`%s` is not an error set" % tn.text)
+                if t.qname in members:
+                    continue
+                members.append(t.qname)
+                for v in t.values:
+                    if v not in values:
+                        values.append(v)
+        else:
+            values, members = [], []
+            seen = set()
+            for v in d.values:
+                if v.name in seen:
+                    raise _err("C3001", v.span, "duplicate error value `%s`" % v.name)
+                seen.add(v.name)
+                values.append((qn, v.name))
+        if len(values) > ut.max:
+            raise _err("C2031", d.span, "error set %s has more values than %s can number" % (d.name, ut))
+        t = ErrorSetType(qn, ut, values, members)
+        self.top.names[d.name].type = t
+        self.types[qn] = t
+
+    def define_struct_shell(self, d: A.StructDecl):
+        for a in d.attrs:
+            raise unsupported(a.span, "the attribute @%s" % a.name)
+        qn = "%s.%s" % (self.modname, d.name)
+        t = StructType(qn, d, [])
+        self.top.names[d.name].type = t
+        self.types[qn] = t
+
+    def define_struct_fields(self, d: A.StructDecl):
+        t = self.top.names[d.name].type
+        seen = set()
+        for f in d.fields:
+            if f.name in seen:
+                raise _err("C3001", f.span, "duplicate field `%s`" % f.name)
+            seen.add(f.name)
+            ft = self.resolve_type(f.type)
+            if isinstance(ft, StrType):
+                raise _err("C2051", f.span, "a struct field cannot have type Str or a view type")
+            if f.bits is not None:
+                raise unsupported(f.bits.span or f.span, "a bit field")
+            if f.default is not None:
+                raise unsupported(f.default.span or f.span, "a field default")
+            if isinstance(ft, ArrayType) and any(not isinstance(x, int) for x in ft.dims):
+                raise _err("C2010", f.type.span, "a struct field array has constant extents")
+            t.fields.append((f.name, ft, None))
+        self._check_no_self(t, t, d.span)
+
+    def _check_no_self(self, root, t, span, seen=None):
+        for _, ft, _ in t.fields:
+            inner = ft.elem if isinstance(ft, ArrayType) else ft
+            if isinstance(inner, StructType):
+                if inner == root:
+                    raise _err("C2055", span, "struct %s contains itself" % root.name())
+                self._check_no_self(root, inner, span)
+
+    def declare_function(self, d):
+        for a in d.attrs:
+            raise unsupported(a.span, "the attribute @%s" % a.name)
+        is_kernel = isinstance(d, A.KernelDecl)
+        qn = "%s.%s" % (self.modname, d.name)
+        sizes = []
+        for s in d.size_params:
+            sizes.append(Symbol("sizeparam", s, I64, decl=d))
+        info = FuncInfo(d, qn, VOID, [], sizes, is_kernel, module=self.modname)
+        sym = Symbol("kernel" if is_kernel else "func", d.name, decl=d, info=info, span=d.span)
+        self.declare(self.top, d.name, sym, d.span)
+        # parameters need size symbols in scope for their types
+        sc = Scope(self.top)
+        for s in sizes:
+            self.declare(sc, s.name, s, d.span)
+        saved = self.scope
+        self.scope = sc
+        try:
+            if not is_kernel:
+                if d.result_mode is not None:
+                    raise unsupported(d.result.span or d.span, "a view result")
+                info.result = VOID if isinstance(d.result, A.VoidTypeExpr) else self.resolve_type(d.result)
+                if d.where is not None:
+                    raise unsupported(d.where.span, "a `where` clause on a function")
+            seen_default = False
+            for i, p in enumerate(d.params):
+                pt = self.resolve_type(p.type)
+                mode = p.mode or "in"
+                if not is_kernel and mode == "out":
+                    raise _err("C5001", p.span, "`out` is for kernels; a function returns results or takes `inout`")
+                if mode == "inout" and not isinstance(pt, (ArrayType, StructType)):
+                    raise _err("C2064", p.span, "an `inout` parameter is an array or a struct")
+                if p.default is not None:
+                    raise unsupported(p.default.span or p.span, "a default argument")
+                ps = Symbol("param", p.name, pt, decl=p, mutable=(mode == "inout"), span=p.span)
+                ps.info = mode
+                info.params.append(ps)
+            if is_kernel:
+                if d.over is None:
+                    raise unsupported(d.span, "a kernel in element form (without `over`)")
+                for ov in d.over:
+                    info.over.append(Symbol("overvar", ov.name, I64, decl=ov, span=ov.span))
+                if d.where:
+                    raise unsupported(d.where[0].span, "a kernel `where` clause")
+        finally:
+            self.scope = saved
+        if is_kernel:
+            self.kernels[d.name] = info
+        else:
+            self.functions[d.name] = info
+
+    def declare_global(self, g: A.GlobalDecl, is_script):
+        d = g.decl
+        if d.mode is not None:
+            raise _err("C2051", d.span, "a module-level variable cannot be a view")
+        t = self.resolve_type(d.type) if d.type is not None else None
+        if t is None:
+            raise unsupported(d.span, "`var` declarations")
+        if isinstance(t, StrType):
+            raise _err("C2051", d.span, "a module-level variable cannot have type Str")
+        if isinstance(t, ArrayType) and any(not isinstance(x, int) for x in t.dims):
+            raise _err("C6004", d.span, "a module-level array has constant extents")
+        sym = Symbol("const" if d.is_const else "global", d.name, t, decl=d, mutable=not d.is_const,
+                     module=self.modname, span=d.span)
+        if d.init is not None:
+            self.fn = FnCtx(kind="const")
+            self.scope = Scope(self.top)
+            self.expr(d.init, t)
+            self.assignable(t, d.init, d.init.span)
+            self.fold(d.init)
+            self.flush_pending()
+            self.fn = None
+            self.scope = self.top
+            if d.init.cval is NOTCONST:
+                raise _err("C6004", d.init.span, "a constant expression is required here",
+                           help="this file is a module, not a script, because every top-level item is a declaration")
+            sym.value = d.init.cval
+        elif d.is_const:
+            raise _err("C1050", d.span, "a constant has an initializer")
+        elif isinstance(t, (IntType, FixedType, BoolType)) or isinstance(t, StrType):
+            pass
+        self.declare(self.top, d.name, sym, d.span)
+        if not d.is_const:
+            self.globals.append(sym)
+
+    # ------------------------------------------------------------------ types
+
+    def resolve_type(self, te, allow_runtime_dims=False) -> Type:
+        if isinstance(te, A.TypeName):
+            text = te.text
+            if text in INT_TYPES:
+                return INT_TYPES[text]
+            if text == "Bool":
+                return BOOL
+            if text == "Str":
+                return STR
+            if text == "Round":
+                return ROUND
+            if text in ("T1", "T27", "PT5", "PT4"):
+                raise unsupported(te.span, "the ternary type %s" % text)
+            if text in ("Arena", "Pool", "Handle"):
+                raise unsupported(te.span, "the memory type %s" % text)
+            ft = parse_fixed_name(text)
+            if ft is not None:
+                if not fixed_valid(ft):
+                    raise _err("C2005", te.span, "%s is not a fixed-point type: i + f is 8, 16, 32 or 64 and i >= 1" % text)
+                return ft
+            if len(te.parts) > 1:
+                raise unsupported(te.span, "a qualified type name")
+            sym = self.scope.lookup(text) or self.top.lookup(text)
+            if text == "ArithError":
+                return ARITH_ERROR
+            if sym is None:
+                raise _err("C3006", te.span, "unknown type `%s`" % text)
+            if sym.kind not in ("struct", "enum", "error", "alias"):
+                raise _err("C3007", te.span, "`%s` is not a type" % text)
+            if sym.type is None:
+                raise _err("C3006", te.span, "type `%s` is used before it is complete" % text)
+            return sym.type
+        if isinstance(te, A.ArrayTypeExpr):
+            elem = self.resolve_type(te.elem)
+            if isinstance(elem, ArrayType):
+                raise _err("C2010", te.span, "an array of arrays is written with one shape: T[a, b]")
+            if len(te.dims) > 4:
+                raise _err("C2010", te.span, "an array has rank 1 to 4")
+            dims = []
+            for dm in te.dims:
+                if dm.lower is not None:
+                    raise unsupported(dm.span or te.span, "a declared lower bound")
+                if dm.any:
+                    dims.append(None)
+                    continue
+                e = dm.expr
+                if isinstance(e, A.Name):
+                    s = self.scope.lookup(e.ident)
+                    if s is not None and s.kind == "sizeparam":
+                        dims.append(s.name)
+                        continue
+                self.expr(e, I64)
+                if e.ty != I64:
+                    raise _err("C2001", e.span, "an extent has type I64, not %s" % e.ty)
+                self.fold(e)
+                if e.cval is not NOTCONST:
+                    if e.cval < 0:
+                        raise _err("C2015", e.span, "extent %d is negative" % e.cval)
+                    dims.append(e.cval)
+                elif allow_runtime_dims:
+                    dims.append(e)
+                else:
+                    raise _err("C6004", e.span, "an extent here is a constant or a size parameter")
+            return ArrayType(elem, tuple(dims))
+        if isinstance(te, A.ErrorUnionTypeExpr):
+            es = self.resolve_type(te.errset)
+            if not isinstance(es, ErrorSetType):
+                raise _err("C3007", te.errset.span, "`%s` is not an error set" % te.errset.text)
+            vt = VOID if te.value is None else self.resolve_type(te.value)
+            return ErrorUnionType(es, vt)
+        if isinstance(te, A.TupleTypeExpr):
+            return TupleType(tuple(self.resolve_type(x) for x in te.items))
+        if isinstance(te, A.VoidTypeExpr):
+            return VOID
+        raise _err("C1050", te.span, "not a type")
+
+    # ------------------------------------------------------------------ function bodies
+
+    def check_function(self, info: FuncInfo):
+        d = info.decl
+        self.fn = FnCtx(info, "kernel" if info.is_kernel else "func", info.result)
+        self.scope = Scope(self.top)
+        for s in info.size_params:
+            self.declare(self.scope, s.name, s, d.span)
+        for p in info.params:
+            self.declare(self.scope, p.name, p, p.span)
+        for ov in info.over:
+            self.declare(self.scope, ov.name, ov, ov.span)
+        if info.is_kernel:
+            for ov in d.over:
+                self.expr(ov.extent, I64)
+                if not (isinstance(ov.extent, A.Name) and ov.extent.ref.kind == "sizeparam"):
+                    raise unsupported(ov.extent.span, "an `over` extent that is not a size symbol")
+            for p in info.params:
+                if not (isinstance(p.type, ArrayType) or isinstance(p.type, (IntType, FixedType))):
+                    raise _err("C5028", p.span, "a kernel parameter has an integer or fixed-point element type")
+        self.block(d.body, new_scope=False)
+        if info.result is not VOID and self.can_complete(d.body):
+            raise _err("C4001", d.span, "`%s` can reach its end without returning a value" % d.name)
+        self.flush_pending()
+        info.prints = self.fn.prints
+        self.fn = None
+        self.scope = self.top
+
+    def check_test(self, t: A.TestDecl):
+        if t.expect_fault is not None:
+            from cint_abi.codes import FAULT_CODES
+            if t.expect_fault not in FAULT_CODES:
+                raise _err("C1011", t.expect_fault_span or t.span, "unknown fault name %s" % t.expect_fault)
+        self.fn = FnCtx(kind="test", result=VOID)
+        self.scope = Scope(self.top)
+        self.block(t.body, new_scope=False)
+        self.flush_pending()
+        self.fn = None
+        self.scope = self.top
+
+    def check_static_assert(self, s: A.StaticAssert):
+        self.fn = FnCtx(kind="const")
+        self.scope = Scope(self.top)
+        self.expr(s.cond, BOOL)
+        if s.cond.ty != BOOL:
+            raise _err("C2002", s.cond.span, "a static_assert condition is Bool")
+        self.fold(s.cond)
+        self.flush_pending()
+        self.fn = None
+        self.scope = self.top
+        if s.cond.cval is NOTCONST:
+            raise _err("C6004", s.cond.span, "static_assert needs a constant condition")
+        if s.cond.cval is not True:
+            raise _err("C6010", s.cond.span, "static_assert failed")
+
+    def can_complete(self, s) -> bool:
+        """Whether a statement can complete normally (LS-116: every loop can complete)."""
+        if isinstance(s, A.Block):
+            for x in s.stmts:
+                if not self.can_complete(x):
+                    return False
+            return True
+        if isinstance(s, (A.Return, A.Break, A.Continue)):
+            return False
+        if isinstance(s, A.If):
+            if s.other is None:
+                return True
+            return self.can_complete(s.then) or self.can_complete(s.other)
+        if isinstance(s, A.Switch):
+            if s.default is None and not getattr(s, "exhaustive", False):
+                return True
+            bodies = [c.body for c in s.cases] + ([s.default] if s.default is not None else [])
+            return any(self.can_complete(A.Block(b)) for b in bodies) or any(
+                self._has_break(b) for b in bodies)
+        if isinstance(s, A.Assert):
+            return True
+        return True
+
+    def _has_break(self, stmts):
+        for x in stmts:
+            if isinstance(x, A.Break) and x.label is None:
+                return True
+        return False
+
+    def block(self, b: A.Block, new_scope=True):
+        if new_scope:
+            saved = self.scope
+            self.scope = Scope(saved)
+        for s in b.stmts:
+            self.stmt(s)
+        if new_scope:
+            self.scope = saved
+
+    def stmt(self, s):
+        meth = getattr(self, "s_" + type(s).__name__, None)
+        if meth is None:
+            raise unsupported(s.span, "this statement form (%s)" % type(s).__name__)
+        meth(s)
+        self.flush_pending()
+
+    def flush_pending(self):
+        if self.pending:
+            errs = sorted(self.pending, key=lambda e: e.sort_key())
+            self.pending = []
+            raise errs[0]
+
+    def s_Block(self, s):
+        self.block(s)
+
+    def s_GlobalDecl(self, s):
+        self.s_VarDecl(s.decl)
+
+    def s_VarDecl(self, d: A.VarDecl):
+        if d.mode is not None:
+            raise unsupported(d.span, "a view variable")
+        if d.type is None:
+            raise unsupported(d.span, "`var` declarations")
+        t = self.resolve_type(d.type, allow_runtime_dims=self.fn.kind != "kernel")
+        d.resolved = t
+        if isinstance(t, ArrayType) and any(x is None or isinstance(x, str) and False for x in t.dims):
+            raise _err("C2010", d.type.span, "a declared array has known extents")
+        if d.init is None:
+            if d.is_const:
+                raise _err("C1050", d.span, "a constant has an initializer")
+            if isinstance(t, (IntType, FixedType, BoolType, StrType, EnumType, ErrorSetType)) and not isinstance(
+                    t, ArrayType):
+                if isinstance(t, EnumType) and 0 in t.members.values():
+                    pass
+                else:
+                    raise _err("C2050", d.span, "`%s` needs an initializer" % d.name)
+            if isinstance(t, ArrayType) and isinstance(t.elem, (ErrorSetType,)) or (
+                    isinstance(t, ArrayType) and isinstance(t.elem, EnumType) and 0 not in t.elem.members.values()):
+                raise _err("C2054", d.span, "`%s` needs an initializer: its element type has no zero value" % d.name)
+        else:
+            self.expr(d.init, t)
+            self.assignable(t, d.init, d.init.span)
+            self.fold(d.init)
+        sym = Symbol("const" if d.is_const else "local", d.name, t, decl=d, mutable=not d.is_const, span=d.span)
+        if d.is_const:
+            self.flush_pending()
+            if d.init.cval is NOTCONST:
+                raise _err("C6004", d.init.span, "a constant expression is required here")
+            sym.value = d.init.cval
+        d.sym = sym
+        self.declare(self.scope, d.name, sym, d.span)
+
+    def s_Assign(self, s: A.Assign):
+        pt = self.place(s.place)
+        if s.op == "=":
+            self.expr(s.value, pt)
+            self.assignable(pt, s.value, s.value.span)
+        else:
+            op = s.op[:-1]
+            if isinstance(pt, (ArrayType, StructType)):
+                raise _err("C2103", s.span, "`%s` is not defined for %s" % (s.op, pt))
+            if op in SHIFT_OPS:
+                self.expr(s.value, None)
+                if not isinstance(s.value.ty, IntType):
+                    raise _err("C2001", s.value.span, "a shift count is an integer")
+                if not isinstance(pt, IntType):
+                    raise _err("C2103", s.span, "a shift is defined on integers")
+            else:
+                self.expr(s.value, pt)
+                if s.value.ty != pt:
+                    raise _err("C2001", s.value.span, "expected %s, found %s" % (pt, s.value.ty))
+                self.check_binop_types(op, pt, s.span)
+        self.fold(s.value)
+
+    def s_IncDec(self, s: A.IncDec):
+        pt = self.place(s.place)
+        if not isinstance(pt, (IntType, FixedType)):
+            raise _err("C2103", s.span, "`%s` is defined on integers" % s.op)
+        if isinstance(pt, FixedType):
+            raise _err("C2103", s.span, "`%s` is defined on integers" % s.op)
+
+    def s_ExprStmt(self, s: A.ExprStmt):
+        e = s.expr
+        if s.in_place:
+            raise unsupported(s.span, "`in_place` dispatch")
+        inner = e.operand if isinstance(e, A.Try) else e
+        if not isinstance(inner, A.Call):
+            raise _err("C4012", s.span, "only calls, assignments, declarations and prints stand as statements")
+        self.expr(e, None)
+        if isinstance(e, A.Call) and isinstance(e.ty, ErrorUnionType):
+            raise _err("C2040", e.span, "an error union is consumed with try, catch or `_ =`")
+        if e.ty not in (VOID, None) and not isinstance(e, A.Try):
+            raise _err("C4011", e.span, "the result of this call is unused; discard it with `_ = ...;`")
+        if isinstance(e, A.Try) and e.ty is not VOID:
+            raise _err("C4011", e.span, "the result of this call is unused; discard it with `_ = ...;`")
+
+    def s_Discard(self, s: A.Discard):
+        self.expr(s.value, None, allow_union=True)
+        self.fold(s.value)
+
+    def s_Print(self, s: A.Print):
+        if self.fn.kind == "kernel":
+            raise _err("C5020", s.span, "a kernel cannot print")
+        self.fn.prints = True
+        self.check_holes(s.text)
+
+    def check_holes(self, text: A.StrLit):
+        from . import fmt
+        for p in text.parts:
+            if isinstance(p, A.Hole):
+                self.expr(p.expr, None)
+                self.fold(p.expr)
+                p.fspec = fmt.parse_spec(p.spec, p.conv, p.expr.ty, p.span)
+
+    def s_If(self, s: A.If):
+        self.cond(s.cond)
+        self.block(s.then)
+        if s.other is not None:
+            if isinstance(s.other, A.If):
+                self.s_If(s.other)
+            else:
+                self.block(s.other)
+
+    def cond(self, e):
+        self.expr(e, BOOL)
+        if e.ty != BOOL:
+            raise _err("C2002", e.span if not isinstance(e, A.Binary) else self.first_span(e),
+                       "a condition is Bool; write `x != 0`")
+        self.fold(e)
+
+    def first_span(self, e):
+        while isinstance(e, A.Binary):
+            e = e.left
+        return e.span
+
+    def loop_body(self, body, label):
+        self.fn.loops.append(label)
+        self.block(body)
+        self.fn.loops.pop()
+
+    def s_While(self, s: A.While):
+        self.cond(s.cond)
+        self.loop_body(s.body, s.label)
+
+    def s_DoWhile(self, s: A.DoWhile):
+        self.loop_body(s.body, s.label)
+        self.cond(s.cond)
+
+    def s_ForC(self, s: A.ForC):
+        saved = self.scope
+        self.scope = Scope(saved)
+        if s.init is not None:
+            self.stmt(s.init)
+        self.cond(s.cond)
+        self.fn.loops.append(s.label)
+        self.block(s.body)
+        if s.update is not None:
+            self.stmt(s.update)
+        self.fn.loops.pop()
+        self.scope = saved
+
+    def s_ForRange(self, s: A.ForRange):
+        for e in (s.lo, s.hi):
+            self.expr(e, I64)
+            if e.ty != I64:
+                raise _err("C2001", e.span, "a range bound has type I64, not %s" % e.ty)
+            self.fold(e)
+        if s.step is not None:
+            self.expr(s.step, I64)
+            self.fold(s.step)
+            if s.step.ty != I64 or s.step.cval is NOTCONST or s.step.cval == 0:
+                raise _err("C2053", s.step.span, "`by` takes a nonzero constant")
+        saved = self.scope
+        self.scope = Scope(saved)
+        sym = Symbol("local", s.var, I64, mutable=False, span=s.var_span or s.span)
+        sym.info = "loopvar"
+        s.sym = sym
+        if s.var is not None:
+            self.declare(self.scope, s.var, sym, s.var_span or s.span)
+        self.loop_body(s.body, s.label)
+        self.scope = saved
+
+    def s_ForEach(self, s: A.ForEach):
+        self.expr(s.iterable, None)
+        t = s.iterable.ty
+        if not isinstance(t, ArrayType) or t.rank != 1:
+            raise _err("C2103", s.iterable.span, "`for x in` iterates a rank-1 array or view")
+        saved = self.scope
+        self.scope = Scope(saved)
+        s.isym = Symbol("local", s.index, I64, mutable=False)
+        s.isym.info = "loopvar"
+        s.xsym = Symbol("local", s.var, t.elem, mutable=False)
+        s.xsym.info = "loopvar"
+        if s.index is not None:
+            self.declare(self.scope, s.index, s.isym, s.span)
+        if s.var is not None:
+            self.declare(self.scope, s.var, s.xsym, s.span)
+        self.loop_body(s.body, s.label)
+        self.scope = saved
+
+    def s_Break(self, s: A.Break):
+        if not self.fn.loops and not self.fn.in_switch:
+            raise _err("C4013", s.span, "`break` outside a loop")
+        if s.label is not None and s.label not in self.fn.loops:
+            raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
+
+    def s_Continue(self, s: A.Continue):
+        if not self.fn.loops:
+            raise _err("C4013", s.span, "`continue` outside a loop")
+        if s.label is not None and s.label not in self.fn.loops:
+            raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
+
+    def s_Return(self, s: A.Return):
+        rt = self.fn.result
+        if self.fn.kind in ("kernel",):
+            raise _err("C4012", s.span, "a kernel has no result")
+        if s.value is None:
+            if rt is not VOID and not (isinstance(rt, ErrorUnionType) and rt.value is VOID):
+                raise _err("C2066", s.span, "`return` needs a value of type %s" % rt)
+            return
+        if rt is VOID:
+            raise _err("C2066", s.value.span, "a void function returns no value")
+        if isinstance(rt, ErrorUnionType):
+            v = s.value
+            # an error value of the set, or a success value
+            if isinstance(v, (A.DotName, A.Member, A.Name)) and self._is_error_value(v, rt.errset):
+                self.expr(v, rt.errset)
+                s.is_error = True
+                return
+            if rt.value is VOID:
+                raise _err("C2066", s.value.span, "an `E!void` function returns no success value")
+            self.expr(v, rt.value)
+            if isinstance(v.ty, ErrorSetType):
+                self.assignable(rt.errset, v, v.span)
+                s.is_error = True
+                return
+            self.assignable(rt.value, v, v.span)
+            self.fold(v)
+            return
+        if isinstance(rt, TupleType):
+            raise unsupported(s.span, "a tuple result")
+        self.expr(s.value, rt)
+        self.assignable(rt, s.value, s.value.span)
+        self.fold(s.value)
+
+    def _is_error_value(self, e, errset):
+        if isinstance(e, A.DotName):
+            return any(n == e.name for _, n in errset.values)
+        if isinstance(e, A.Member) and isinstance(e.base, A.Name):
+            sym = self.scope.lookup(e.base.ident)
+            return sym is not None and sym.kind == "error"
+        return False
+
+    def s_Assert(self, s: A.Assert):
+        self.cond(s.cond)
+        if s.message is not None:
+            self.check_holes(s.message)
+
+    def s_StaticAssert(self, s):
+        self.check_static_assert(s)
+
+    def s_Switch(self, s):
+        raise unsupported(s.span, "`switch`")
+
+    def s_Defer(self, s):
+        raise unsupported(s.span, "`defer` and `errdefer`")
+
+    def s_Destructure(self, s):
+        raise unsupported(s.span, "tuple destructuring")
+
+    def s_Fallthrough(self, s):
+        raise unsupported(s.span, "`fallthrough`")
+
+    def s_Reduce(self, s):
+        raise unsupported(s.span, "`reduce` in a kernel")
+
+    # ------------------------------------------------------------------ places
+
+    def place(self, e) -> Type:
+        """Check an assignable place and return its type."""
+        if isinstance(e, A.Name):
+            self.expr(e, None)
+            sym = e.ref
+            if sym.kind == "param" and not sym.mutable:
+                raise _err("C2060", e.span, "parameter `%s` cannot be assigned; it is not `inout`" % e.ident)
+            if sym.kind == "local" and sym.info == "loopvar":
+                raise _err("C2052", e.span, "the loop variable `%s` is read-only" % e.ident)
+            if sym.kind in ("const", "func", "kernel", "sizeparam", "overvar", "struct", "enum", "error"):
+                raise _err("C2058", e.span, "`%s` is not an assignable place" % e.ident)
+            if self.fn.kind == "kernel" and sym.kind == "param":
+                pass
+            return e.ty
+        if isinstance(e, A.Index):
+            self.expr(e, None)
+            root = e.base
+            while isinstance(root, (A.Index, A.Member)):
+                root = root.base
+            if isinstance(root, A.Name) and root.ref.kind == "param" and not root.ref.mutable \
+                    and root.ref.info != "out":
+                if root.ref.info == "in":
+                    raise _err("C2060", root.span, "parameter `%s` is read-only" % root.ident)
+            if isinstance(root, A.Name) and root.ref.kind == "const":
+                raise _err("C2058", root.span, "a constant cannot be assigned")
+            return e.ty
+        if isinstance(e, A.Member):
+            self.expr(e, None)
+            if getattr(e, "mkind", None) != "field":
+                raise _err("C2058", e.span, "not an assignable place")
+            root = e.base
+            while isinstance(root, (A.Index, A.Member)):
+                root = root.base
+            if isinstance(root, A.Name) and root.ref.kind in ("param", "const") and not root.ref.mutable:
+                raise _err("C2060", root.span, "`%s` cannot be assigned" % root.ident)
+            return e.ty
+        if isinstance(e, A.Paren):
+            return self.place(e.inner)
+        raise _err("C2058", e.span, "not an assignable place")
+
+    # ------------------------------------------------------------------ expressions
+
+    def assignable(self, target: Type, e, span):
+        """Check that value ``e`` (already typed) can initialize or be assigned to ``target``."""
+        t = e.ty
+        if t == target:
+            if isinstance(t, ArrayType):
+                self.check_shapes(target, t, span)
+            return
+        if isinstance(target, ArrayType) and isinstance(t, ArrayType) and target.elem == t.elem \
+                and target.rank == t.rank:
+            self.check_shapes(target, t, span)
+            return
+        if isinstance(target, ErrorSetType) and isinstance(t, ErrorSetType):
+            if all(target.tag_of(v) for v in t.values):
+                return
+        raise _err("C2001", self.first_span(e) if isinstance(e, A.Binary) else span,
+                   "expected %s, found %s" % (target, t))
+
+    def check_shapes(self, a: ArrayType, b: ArrayType, span):
+        for x, y in zip(a.dims, b.dims):
+            if isinstance(x, int) and isinstance(y, int) and x != y:
+                raise _err("C2012", span, "the shapes do not agree: %s and %s" % (a, b))
+
+    def is_untyped(self, e) -> bool:
+        """Whether an expression's type comes from its context (literals and operators of literals)."""
+        if isinstance(e, (A.IntLit, A.FracLit)):
+            return True
+        if isinstance(e, A.Paren):
+            return self.is_untyped(e.inner)
+        if isinstance(e, A.Unary) and e.op in ("-", "-%", "~"):
+            return self.is_untyped(e.operand)
+        if isinstance(e, A.Binary):
+            if e.op in ARITH_OPS or e.op in BIT_OPS:
+                return self.is_untyped(e.left) and self.is_untyped(e.right)
+            if e.op in SHIFT_OPS:
+                return self.is_untyped(e.left)
+            return False
+        if isinstance(e, A.Cond):
+            return self.is_untyped(e.then) and self.is_untyped(e.other)
+        if isinstance(e, A.Call) and isinstance(e.callee, A.Name) and e.callee.ident in SCALAR_T_BUILTINS \
+                and self.scope.lookup(e.callee.ident) is None:
+            vals = [a.value for a in e.args if isinstance(a.value, A.Expr)]
+            if e.callee.ident == "isqrt":
+                return all(self.is_untyped(v) for v in vals)
+            return all(self.is_untyped(v) for v in vals)
+        if isinstance(e, A.Call) and isinstance(e.callee, A.Name) and e.callee.ident in ("rotl", "rotr",
+                                                                                          "isqrt_round", "div_round") \
+                and self.scope.lookup(e.callee.ident) is None:
+            args = [a.value for a in e.args]
+            return bool(args) and self.is_untyped(args[0]) and (
+                e.callee.ident in ("rotl", "rotr", "isqrt_round") or self.is_untyped(args[1]))
+        return False
+
+    def expr(self, e, expected: Optional[Type], allow_union=False) -> Type:
+        """Type ``e`` in context ``expected`` (used only by untyped expressions); returns e.ty."""
+        meth = getattr(self, "e_" + type(e).__name__)
+        t = meth(e, expected)
+        e.ty = t
+        if isinstance(t, ErrorUnionType) and not allow_union and not isinstance(e, (A.Try, A.Catch)):
+            raise _err("C2040", e.span, "an error union is consumed with `try`, `catch` or `_ =`")
+        return t
+
+    def lit_type(self, expected):
+        if expected is None or not (isinstance(expected, (IntType, FixedType))):
+            return I64 if not isinstance(expected, (IntType, FixedType)) else expected
+        return expected
+
+    def e_IntLit(self, e: A.IntLit, expected):
+        t = expected if isinstance(expected, (IntType, FixedType)) else I64
+        if isinstance(expected, (BoolType, StrType, EnumType, ErrorSetType, StructType, ArrayType)):
+            raise _err("C2001", e.span, "expected %s, found an integer literal" % expected)
+        v = e.value
+        if isinstance(t, FixedType):
+            raw = v << t.f
+            if not t.contains(raw):
+                self.lit_error(e, "constant %s does not fit %s" % (e.text or v, t))
+            e.raw = raw
+        elif not t.contains(v):
+            self.lit_error(e, "constant %s does not fit %s (%d ..= %d)" % (e.text or v, t, t.min, t.max))
+        return t
+
+    def lit_error(self, e, msg):
+        err = _err("C2003", e.span, msg)
+        e.lit_error = err
+        self.pending.append(err)
+
+    def e_FracLit(self, e: A.FracLit, expected):
+        if not isinstance(expected, FixedType):
+            if isinstance(expected, (IntType,)) or expected is None:
+                raise _err("C2004", e.span, "a fraction literal needs a fixed-point type")
+            raise _err("C2004", e.span, "a fraction literal needs a fixed-point type, not %s" % expected)
+        t = expected
+        scaled = e.value * (1 << t.f)
+        if scaled.denominator != 1:
+            if e.round is None:
+                raise _err("C2006", e.span, "%s is not a multiple of 2^-%d; add `round half_even` or another mode"
+                           % (e.text, t.f))
+            raw = M.round_div(scaled.numerator, scaled.denominator, e.round)
+        else:
+            raw = scaled.numerator
+        e.raw = raw
+        if not t.contains(raw):
+            self.lit_error(e, "constant %s does not fit %s" % (e.text, t))
+        return t
+
+    def e_BoolLit(self, e, expected):
+        return BOOL
+
+    def e_StrLit(self, e: A.StrLit, expected):
+        if e.has_holes:
+            raise _err("C1033", e.span, "a hole is permitted only in a print statement or an assert message")
+        if e.is_bytes:
+            return ArrayType(U8, (None,))
+        return STR
+
+    def e_Paren(self, e: A.Paren, expected):
+        return self.expr(e.inner, expected)
+
+    def e_Name(self, e: A.Name, expected):
+        sym = self.scope.lookup(e.ident)
+        if sym is None:
+            if e.ident in BUILTIN_NAMES:
+                raise _err("C4010", e.span, "`%s` is a built-in function; call it with parentheses" % e.ident)
+            if self.fn is not None and self.fn.kind in ("func", "kernel", "test") and self._script_local(e.ident):
+                raise _err("C3004", e.span, "`%s` is a script local; it is not visible in a function or test"
+                           % e.ident)
+            raise _err("C3005", e.span, "undefined name `%s`" % e.ident)
+        e.ref = sym
+        if sym.kind in ("func", "kernel"):
+            raise _err("C4010", e.span, "`%s` is named without a call" % e.ident)
+        if sym.kind in ("struct", "enum", "error", "alias"):
+            raise _err("C3007", e.span, "`%s` is a type, not a value" % e.ident)
+        if self.fn is not None and self.fn.kind == "kernel" and sym.kind == "global":
+            raise _err("C5025", e.span, "a kernel cannot read or write module-level variables")
+        if sym.kind == "const":
+            e.cval = sym.value
+        return sym.type
+
+    def _script_local(self, name):
+        for it in self.m.items:
+            if isinstance(it, A.GlobalDecl) and it.decl.name == name and not it.decl.is_const:
+                return True
+        return False
+
+    def e_Unary(self, e: A.Unary, expected):
+        if e.op == "!":
+            t = self.expr(e.operand, BOOL)
+            if t != BOOL:
+                raise _err("C2002", e.operand.span, "`!` takes a Bool")
+            return BOOL
+        t = self.expr(e.operand, expected if self.is_untyped(e.operand) else None)
+        if e.op == "~":
+            if not isinstance(t, IntType):
+                raise _err("C2103", e.span, "`~` is defined on integer types")
+            return t
+        if not isinstance(t, (IntType, FixedType)):
+            raise _err("C2103", e.span, "unary `%s` is defined on numeric types, not %s" % (e.op, t))
+        return t
+
+    def check_binop_types(self, op, t, span):
+        if op in ARITH_OPS:
+            if isinstance(t, FixedType):
+                if op == "%":
+                    raise _err("C2001", span, "`%` is not defined on fixed point")
+                return
+            if not isinstance(t, IntType):
+                raise _err("C2103", span, "`%s` is not defined for %s" % (op, t))
+        elif op in BIT_OPS:
+            if not isinstance(t, IntType):
+                raise _err("C2103", span, "`%s` is defined on integer types, not %s" % (op, t))
+
+    def e_Binary(self, e: A.Binary, expected):
+        op = e.op
+        if op in LOGIC_OPS:
+            for x in (e.left, e.right):
+                t = self.expr(x, BOOL)
+                if t != BOOL:
+                    raise _err("C2002", x.span, "`%s` takes Bool operands" % op)
+            return BOOL
+        if op in SHIFT_OPS:
+            lt = self.expr(e.left, expected if self.is_untyped(e.left) else None)
+            ct = self.expr(e.right, None)
+            if not isinstance(lt, IntType):
+                raise _err("C2103", e.span, "`%s` is defined on integer types, not %s" % (op, lt))
+            if not isinstance(ct, IntType):
+                raise _err("C2001", e.right.span, "a shift count is an integer")
+            return lt
+        # arithmetic, bitwise, comparison: one common type
+        lu, ru = self.is_untyped(e.left), self.is_untyped(e.right)
+        if lu and ru:
+            ctx = expected if (op not in CMP_OPS and isinstance(expected, (IntType, FixedType))) else None
+            lt = self.expr(e.left, ctx)
+            rt = self.expr(e.right, lt)
+        elif lu:
+            rt = self.expr(e.right, None)
+            lt = self.expr(e.left, rt if isinstance(rt, (IntType, FixedType)) else None)
+            if not isinstance(rt, (IntType, FixedType)):
+                pass
+        elif ru:
+            lt = self.expr(e.left, None)
+            rt = self.expr(e.right, lt if isinstance(lt, (IntType, FixedType)) else None)
+        else:
+            lt = self.expr(e.left, None)
+            rt = self.expr(e.right, None)
+        if op in CMP_OPS:
+            if lt != rt:
+                if isinstance(lt, ErrorSetType) and isinstance(rt, ErrorSetType):
+                    if all(lt.tag_of(v) for v in rt.values) or all(rt.tag_of(v) for v in lt.values):
+                        return BOOL
+                if isinstance(e.right, A.DotName) or isinstance(e.left, A.DotName):
+                    pass
+                raise _err("C2001", e.right.span if not isinstance(e.right, A.Binary) else self.first_span(e.right),
+                           "a comparison's operands have one type: %s and %s" % (lt, rt))
+            if isinstance(lt, (ArrayType,)):
+                raise _err("C2013", e.span, "array `==` is not defined; use equal(a, b)")
+            if isinstance(lt, StructType):
+                raise _err("C2103", e.span, "struct comparison is not defined")
+            if lt == BOOL and op not in ("==", "!="):
+                raise _err("C2103", e.span, "Bool supports only == and !=")
+            if isinstance(lt, (EnumType, ErrorSetType, StrType)) and op not in ("==", "!="):
+                raise _err("C2103", e.span, "%s supports only == and !=" % lt)
+            return BOOL
+        if lt != rt:
+            raise _err("C2001", e.right.span if not isinstance(e.right, A.Binary) else self.first_span(e.right),
+                       "expected %s, found %s" % (lt, rt))
+        self.check_binop_types(op, lt, e.span)
+        return lt
+
+    def e_Cond(self, e: A.Cond, expected):
+        self.cond(e.cond)
+        tu, ou = self.is_untyped(e.then), self.is_untyped(e.other)
+        if tu and ou:
+            t1 = self.expr(e.then, expected)
+            t2 = self.expr(e.other, t1)
+        elif tu:
+            t2 = self.expr(e.other, expected)
+            t1 = self.expr(e.then, t2)
+        else:
+            t1 = self.expr(e.then, expected)
+            t2 = self.expr(e.other, t1 if ou else expected)
+        if t1 != t2:
+            raise _err("C2001", e.other.span, "the arms of `?:` have one type: %s and %s" % (t1, t2))
+        return t1
+
+    def is_literal_operand(self, e):
+        if isinstance(e, A.Paren):
+            return self.is_literal_operand(e.inner)
+        return isinstance(e, (A.IntLit,))
+
+    def e_Convert(self, e: A.Convert, expected):
+        dst = self.resolve_type(e.target)
+        if e.op == "as|":
+            raise unsupported(e.span, "the saturating conversion `as|`")
+        lit = self.is_literal_operand(e.operand)
+        if lit:
+            inner = e.operand
+            while isinstance(inner, A.Paren):
+                inner = inner.inner
+            inner.ty = Z
+            inner.cval = inner.value
+            e.operand.ty = Z
+            e.operand.cval = inner.value
+            src = Z
+            e.literal = True
+        else:
+            src = self.expr(e.operand, None)
+            e.literal = False
+        if isinstance(dst, BoolType) or (src == BOOL and e.op != "as"):
+            if isinstance(src, IntType) or src == Z:
+                raise _err("C2056", e.operand.span, "an integer is not a Bool; write `n != 0`")
+            raise _err("C2008", e.span, "no conversion from %s to %s" % (src, dst))
+        ok_src = isinstance(src, (IntType, FixedType)) or src == Z or src == BOOL or isinstance(src, EnumType)
+        ok_dst = isinstance(dst, (IntType, FixedType)) or isinstance(dst, EnumType)
+        if not (ok_src and ok_dst):
+            raise _err("C2008", e.span, "no conversion from %s to %s" % (src, dst))
+        if isinstance(dst, EnumType) or isinstance(src, EnumType):
+            if isinstance(dst, EnumType):
+                raise unsupported(e.span, "a conversion to an enum")
+            if e.op != "as":
+                raise _err("C2008", e.span, "an enum converts with `as`")
+        rounds = isinstance(src, FixedType) and (isinstance(dst, IntType) or (isinstance(dst, FixedType)
+                                                                               and dst.f < src.f))
+        if e.round is not None:
+            if e.round not in ROUND_MODES:
+                raise _err("C2009", e.span, "unknown rounding mode `%s`" % e.round)
+            if not rounds:
+                raise _err("C2009", e.span, "a `round` clause is permitted only where the conversion rounds")
+        e.mode = (e.round or "half_even") if rounds else None
+        e.src = src
+        if lit:
+            # A checked conversion of a literal is decided at compile time (SPEC-01 IM-23).
+            try:
+                v = M.convert({"as": "checked", "as%": "wrap", "as?": "checked"}[e.op], Z, dst,
+                              e.operand.cval, None, literal=True)
+                e.cval = v if e.op != "as?" else ("ok", v)
+                e.csteps = 1
+            except MachineFault as mf:
+                if e.op == "as?":
+                    e.cval = ("err", ErrorValue("ArithError", "narrow"))
+                    e.csteps = 1
+                else:
+                    raise _err("C6001", e.span, "%s in constant evaluation: %s" % (mf.code, mf.operation), fault=mf)
+        if e.op == "as?":
+            return ErrorUnionType(ARITH_ERROR, dst)
+        return dst
+
+    def e_DotName(self, e: A.DotName, expected):
+        if isinstance(expected, EnumType):
+            if e.name not in expected.members:
+                raise _err("C3005", e.span, "%s has no enumerator `%s`" % (expected, e.name))
+            e.cval = EnumValue(expected.qname, e.name, expected.members[e.name])
+            return expected
+        if isinstance(expected, ErrorSetType):
+            hits = [v for v in expected.values if v[1] == e.name]
+            if not hits:
+                raise _err("C3005", e.span, "%s has no value `%s`" % (expected, e.name))
+            if len(hits) > 1:
+                raise _err("C2044", e.span, "`.%s` is declared by several member sets; name the set" % e.name)
+            e.cval = ErrorValue(hits[0][0], e.name)
+            return expected
+        if expected == ROUND:
+            if e.name not in ROUND_MODES:
+                raise _err("C3005", e.span, "unknown rounding mode `%s`" % e.name)
+            e.cval = RoundValue(e.name)
+            return ROUND
+        raise _err("C2007", e.span, "`.%s` needs a context that gives its type" % e.name)
+
+    def e_Member(self, e: A.Member, expected):
+        # Enum member or error value: Type.name
+        if isinstance(e.base, A.Name):
+            sym = self.scope.lookup(e.base.ident)
+            if e.base.ident == "ArithError" and sym is None:
+                sym = Symbol("error", "ArithError", ARITH_ERROR)
+            if e.base.ident == "Round" and sym is None:
+                if e.name not in ROUND_MODES:
+                    raise _err("C3005", e.span, "unknown rounding mode `%s`" % e.name)
+                e.cval = RoundValue(e.name)
+                e.mkind = "const"
+                return ROUND
+            if sym is not None and sym.kind == "enum":
+                t = sym.type
+                if e.name not in t.members:
+                    raise _err("C3005", e.span, "%s has no enumerator `%s`" % (t, e.name))
+                e.cval = EnumValue(t.qname, e.name, t.members[e.name])
+                e.mkind = "const"
+                e.base.ty = t
+                return t
+            if sym is not None and sym.kind == "error":
+                t = sym.type
+                hits = [v for v in t.values if v[1] == e.name]
+                if not hits:
+                    raise _err("C3005", e.span, "%s has no value `%s`" % (t, e.name))
+                if len(hits) > 1:
+                    raise _err("C2044", e.span, "`%s.%s` is declared by several member sets" % (t, e.name))
+                e.cval = ErrorValue(hits[0][0], e.name)
+                e.mkind = "const"
+                e.base.ty = t
+                return t
+            if sym is not None and sym.kind == "alias":
+                raise unsupported(e.span, "members of a type alias")
+        bt = self.expr(e.base, None)
+        if isinstance(bt, StructType):
+            f = bt.field(e.name)
+            if f is None:
+                raise _err("C3005", e.span, "%s has no field `%s`" % (bt, e.name))
+            e.mkind = "field"
+            return f[1]
+        if isinstance(bt, FixedType) and e.name == "raw":
+            e.mkind = "raw"
+            return bt.storage
+        raise _err("C3005", e.span, "%s has no member `%s`" % (bt, e.name))
+
+    def e_TypeMember(self, e: A.TypeMember, expected):
+        t = self.resolve_type(e.type)
+        e.mkind = "const"
+        n = e.name
+        if isinstance(t, IntType):
+            if n == "min":
+                e.cval = t.min
+                return t
+            if n == "max":
+                e.cval = t.max
+                return t
+            if n == "bits":
+                e.cval = t.bits
+                return I64
+        if isinstance(t, FixedType):
+            if n == "min":
+                e.cval = t.min
+                return t
+            if n == "max":
+                e.cval = t.max
+                return t
+            if n == "epsilon":
+                e.cval = 1
+                return t
+            if n == "bits":
+                e.cval = t.bits
+                return I64
+            if n == "frac_bits":
+                e.cval = t.f
+                return I64
+            if n == "raw":
+                raise _err("C4010", e.span, "`%s.raw` is a constructor; call it: %s.raw(n)" % (t, t))
+        if isinstance(t, (EnumType,)) and n in t.members:
+            e.cval = EnumValue(t.qname, n, t.members[n])
+            return t
+        raise _err("C3005", e.span, "%s has no property `%s`" % (t, n))
+
+    def e_ArrayLit(self, e: A.ArrayLit, expected):
+        if not isinstance(expected, ArrayType):
+            raise _err("C2010", e.span, "an array literal needs a declared array type")
+        if expected.rank > 1:
+            inner = ArrayType(expected.elem, expected.dims[1:])
+            for x in e.items:
+                if not isinstance(x, A.ArrayLit):
+                    raise _err("C2011", x.span, "a rank-%d literal nests array literals" % expected.rank)
+                self.expr(x, inner)
+        else:
+            for x in e.items:
+                self.expr(x, expected.elem)
+                self.assignable(expected.elem, x, x.span)
+        d0 = expected.dims[0]
+        if isinstance(d0, int) and d0 != len(e.items):
+            raise _err("C2011", e.span, "the literal has %d elements; the extent is %d" % (len(e.items), d0))
+        dims = (len(e.items),) + (tuple(expected.dims[1:]) if expected.rank > 1 else ())
+        return ArrayType(expected.elem, dims)
+
+    def e_TupleExpr(self, e, expected):
+        raise unsupported(e.span, "a tuple value")
+
+    def e_Try(self, e: A.Try, expected):
+        if self.fn.kind == "kernel":
+            raise _err("C5022", e.span, "a kernel cannot use `try`")
+        t = self.expr(e.operand, None, allow_union=True)
+        if not isinstance(t, ErrorUnionType):
+            raise _err("C2043", e.span, "`try` applies to a call that returns an error union")
+        if self.fn.kind == "test":
+            return t.value
+        rt = self.fn.result
+        if not isinstance(rt, ErrorUnionType) or not all(rt.errset.tag_of(v) for v in t.errset.values):
+            raise _err("C2042", e.span, "`try` needs a function whose error set holds every value of %s" % t.errset)
+        return t.value
+
+    def e_Catch(self, e: A.Catch, expected):
+        t = self.expr(e.operand, None, allow_union=True)
+        if not isinstance(t, ErrorUnionType):
+            raise _err("C2043", e.span, "`catch` applies to a call that returns an error union")
+        if e.block is not None:
+            saved = self.scope
+            self.scope = Scope(saved)
+            sym = Symbol("local", e.binding, t.errset, mutable=False)
+            sym.info = "loopvar"
+            e.sym = sym
+            if e.binding is not None:
+                self.declare(self.scope, e.binding, sym, e.span)
+            self.block(e.block, new_scope=False)
+            self.scope = saved
+            if self.can_complete(e.block):
+                raise _err("C4002", e.span, "a `catch` block must leave: end it with return, break or continue")
+        else:
+            self.expr(e.value, t.value)
+            if t.value is not VOID:
+                self.assignable(t.value, e.value, e.value.span)
+            self.fold(e.value)
+        return t.value
+
+    # ------------------------------------------------------------------ calls
+
+    def e_Call(self, e: A.Call, expected):
+        c = e.callee
+        if isinstance(c, A.TypeMember):
+            t = self.resolve_type(c.type)
+            if isinstance(t, FixedType) and c.name == "raw":
+                if len(e.args) != 1 or e.args[0].name is not None or not isinstance(e.args[0].value, A.Expr):
+                    raise _err("C2022", e.span, "%s.raw takes one storage integer" % t)
+                a = e.args[0].value
+                self.expr(a, t.storage)
+                if a.ty != t.storage:
+                    raise _err("C2001", a.span, "%s.raw takes %s, not %s" % (t, t.storage, a.ty))
+                e.kind = "raw"
+                return t
+            raise _err("C3005", c.span, "%s has no constructor `%s`" % (t, c.name))
+        if isinstance(c, A.Member):
+            raise unsupported(c.span, "a qualified call")
+        if not isinstance(c, A.Name):
+            raise _err("C1050", c.span, "not callable")
+        name = c.ident
+        sym = self.scope.lookup(name)
+        if sym is None:
+            if name in BUILTIN_NAMES:
+                return self.builtin_call(e, name, expected)
+            raise _err("C3005", c.span, "undefined function `%s`" % name)
+        c.ref = sym
+        if sym.kind == "struct":
+            return self.struct_ctor(e, sym.type)
+        if sym.kind == "func":
+            return self.user_call(e, sym.info)
+        if sym.kind == "kernel":
+            return self.dispatch(e, sym.info)
+        raise _err("C3007", c.span, "`%s` is not a function" % name)
+
+    def bind_args(self, e, params):
+        """Positional then named arguments -> one Expr per parameter (defaults unsupported)."""
+        out = [None] * len(params)
+        order = []
+        pos = 0
+        seen_named = False
+        names = [p.name for p in params]
+        for a in e.args:
+            if a.name is None:
+                if seen_named:
+                    raise _err("C2069", a.span or e.span, "a positional argument follows a named one")
+                if pos >= len(params):
+                    raise _err("C2022", e.span, "`%s` takes %d arguments" % (e.callee.ident, len(params)))
+                out[pos] = a.value
+                order.append(pos)
+                pos += 1
+            else:
+                seen_named = True
+                if a.name not in names:
+                    raise _err("C2063", a.span or e.span, "no parameter is named `%s`" % a.name)
+                i = names.index(a.name)
+                if out[i] is not None:
+                    raise _err("C2062", a.span or e.span, "parameter `%s` receives two arguments" % a.name)
+                out[i] = a.value
+                order.append(i)
+        e.order = order     # arguments are evaluated in the order written (LS-137)
+        for i, v in enumerate(out):
+            if v is None:
+                raise _err("C2022", e.span, "`%s` takes %d arguments; `%s` is missing"
+                           % (e.callee.ident, len(params), names[i]))
+            if not isinstance(v, A.Expr):
+                raise _err("C2001", v.span or e.span, "a type is not a value")
+        return out
+
+    def user_call(self, e, info: FuncInfo):
+        if self.fn is not None and self.fn.kind == "kernel":
+            raise _err("C5024", e.span, "a kernel cannot call `%s` (kernel-admissible functions are not supported yet)"
+                       % info.decl.name)
+        if self.fn is not None and self.fn.kind == "const":
+            raise _err("C6004", e.span, "a constant expression cannot call a user function here")
+        args = self.bind_args(e, info.params)
+        for p, a in zip(info.params, args):
+            self.arg(p, a)
+        self.static_entry_checks(e, info, args)
+        e.kind = "func"
+        e.info = info
+        e.argv = args
+        if self.fn is not None and info.prints:
+            self.fn.prints = True
+        return info.result
+
+    def arg(self, p: Symbol, a):
+        pt = p.type
+        if isinstance(pt, ArrayType):
+            self.expr(a, None)
+            if not isinstance(a.ty, ArrayType) or a.ty.elem != pt.elem or a.ty.rank != pt.rank:
+                raise _err("C2001", a.span, "expected %s, found %s" % (pt, a.ty))
+            if p.info in ("inout", "out"):
+                self.require_writable(a)
+            return
+        self.expr(a, pt)
+        self.assignable(pt, a, a.span)
+        if p.info == "inout":
+            self.require_writable(a)
+        self.fold(a)
+
+    def static_entry_checks(self, e, info, args):
+        """What the entry checks of a call decide at compile time: C2012 (shape) and C5010 (alias)."""
+        bound = {}
+        for p, a in zip(info.params, args):
+            if isinstance(p.type, ArrayType) and isinstance(a.ty, ArrayType):
+                for spec, ext in zip(p.type.dims, a.ty.dims):
+                    if isinstance(spec, str) and isinstance(ext, int):
+                        if spec in bound and bound[spec] != ext:
+                            raise _err("C2012", a.span, "size `%s` is bound to %d and %d" % (spec, bound[spec], ext))
+                        bound.setdefault(spec, ext)
+                    elif isinstance(spec, int) and isinstance(ext, int) and spec != ext:
+                        raise _err("C2012", a.span, "extent %d where %d is expected" % (ext, spec))
+        paths = [self.place_path(a) for a in args]
+        for i, (p, a) in enumerate(zip(info.params, args)):
+            if p.info not in ("inout", "out") or paths[i] is None:
+                continue
+            for j, q in enumerate(paths):
+                if j == i or q is None:
+                    continue
+                x, y = paths[i], q
+                if x[:len(y)] == y or y[:len(x)] == x:
+                    later = args[max(i, j)]
+                    raise _err("C5010", start_span(later), "a written argument overlaps another argument of the call")
+
+    def place_path(self, a):
+        """The variable and field path an argument names, when it names a whole variable or field."""
+        if isinstance(a, A.Paren):
+            return self.place_path(a.inner)
+        if isinstance(a, A.Name) and getattr(a, "ref", None) is not None and a.ref.kind in ("local", "global",
+                                                                                             "param"):
+            if not isinstance(a.ty, (ArrayType, StructType)):
+                return None
+            return (id(a.ref),)
+        if isinstance(a, A.Member) and getattr(a, "mkind", None) == "field":
+            base = self.place_path(a.base)
+            return None if base is None else base + (a.name,)
+        return None
+
+    def require_writable(self, a):
+        root = a
+        while isinstance(root, (A.Index, A.Member, A.Paren)):
+            root = root.base if not isinstance(root, A.Paren) else root.inner
+        if isinstance(root, A.Name) and root.ref.kind in ("param",) and root.ref.info == "in":
+            raise _err("C2067", a.span, "a read-only argument cannot be bound to a writable parameter")
+        if isinstance(root, A.Name) and root.ref.kind == "const":
+            raise _err("C2067", a.span, "a constant cannot be bound to a writable parameter")
+
+    def dispatch(self, e, info: FuncInfo):
+        if self.fn is not None and self.fn.kind == "kernel":
+            raise _err("C5023", e.span, "a kernel cannot dispatch a kernel")
+        args = self.bind_args(e, info.params)
+        for p, a in zip(info.params, args):
+            self.arg(p, a)
+        self.static_entry_checks(e, info, args)
+        e.kind = "dispatch"
+        e.info = info
+        e.argv = args
+        return VOID
+
+    def struct_ctor(self, e, t: StructType):
+        params = [Symbol("param", n, ft) for n, ft, _ in t.fields]
+        for p in params:
+            p.info = "in"
+        if len([a for a in e.args if a.name is None]) > len(params):
+            raise _err("C2022", e.span, "%s has %d fields" % (t, len(params)))
+        out = [None] * len(params)
+        order = []
+        pos = 0
+        names = [p.name for p in params]
+        for a in e.args:
+            if a.name is None:
+                out[pos] = a.value
+                order.append(pos)
+                pos += 1
+            else:
+                if a.name not in names:
+                    raise _err("C3005", a.span or e.span, "%s has no field `%s`" % (t, a.name))
+                i = names.index(a.name)
+                if out[i] is not None:
+                    raise _err("C2062", a.span or e.span, "field `%s` is given twice" % a.name)
+                out[i] = a.value
+                order.append(i)
+        e.order = order
+        for i, v in enumerate(out):
+            if v is None:
+                raise _err("C2020", e.span, "field `%s` of %s is not supplied" % (names[i], t))
+        for p, a in zip(params, out):
+            if isinstance(p.type, ArrayType):
+                self.expr(a, p.type)
+                if not isinstance(a.ty, ArrayType) or a.ty.elem != p.type.elem or a.ty.rank != p.type.rank:
+                    raise _err("C2001", a.span, "expected %s, found %s" % (p.type, a.ty))
+                self.check_shapes(p.type, a.ty, a.span)
+            else:
+                self.expr(a, p.type)
+                self.assignable(p.type, a, a.span)
+                self.fold(a)
+        e.kind = "struct"
+        e.stype = t
+        e.argv = out
+        return t
+
+    def builtin_call(self, e: A.Call, name, expected):
+        if name in UNSUPPORTED_BUILTINS:
+            raise unsupported(e.span, "the built-in `%s`" % name)
+        args = []
+        for a in e.args:
+            if a.name is not None:
+                raise _err("C2063", a.span or e.span, "built-in `%s` takes no named arguments" % name)
+            args.append(a.value)
+        e.kind = "builtin"
+        e.bname = name
+        e.argv = args
+        n = len(args)
+
+        def want(k):
+            if n != k:
+                raise _err("C2022", e.span, "`%s` takes %d arguments" % (name, k))
+
+        def mode_arg(a):
+            if isinstance(a, A.Name) and a.ident in ROUND_MODES:
+                a.ty = ROUND
+                a.cval = RoundValue(a.ident)
+                return a.ident
+            if isinstance(a, A.TypeName) and len(a.parts) == 1 and a.parts[0] in ROUND_MODES:
+                return a.parts[0]
+            raise _err("C2009", a.span or e.span, "a rounding-mode name is expected here")
+
+        def type_arg(a):
+            if isinstance(a, A.TypeExpr):
+                return self.resolve_type(a)
+            if isinstance(a, A.Name):
+                tn = A.TypeName([a.ident], span=a.span)
+                return self.resolve_type(tn)
+            raise _err("C2001", a.span or e.span, "a type argument is expected here")
+
+        def unify(vals, ctx, numeric=(IntType, FixedType)):
+            """Type polymorphic operands: T from the typed ones, else the context, else I64 (LS-56 rule 7)."""
+            T = None
+            for v in vals:
+                if not self.is_untyped(v):
+                    t = self.expr(v, None)
+                    if T is None:
+                        T = t
+            if T is None:
+                T = ctx if isinstance(ctx, numeric) else I64
+            for v in vals:
+                if self.is_untyped(v):
+                    self.expr(v, T)
+            for v in vals:
+                if v.ty != T:
+                    raise _err("C2001", v.span, "expected %s, found %s" % (T, v.ty))
+            if not isinstance(T, numeric):
+                raise _err("C2103", e.span, "`%s` is not defined for %s" % (name, T))
+            return T
+
+        if name in ("min", "max") and n == 2 and self._arrayish(args[1]):
+            raise unsupported(e.span, "the reduction `%s(init, xs)`" % name)
+        if name in ("min", "max") and n == 1:
+            self.expr(args[0], None)
+            t = args[0].ty
+            if not isinstance(t, ArrayType):
+                raise _err("C2022", e.span, "`%s` takes two scalars or one array" % name)
+            e.bname = "reduce_" + name
+            e.elem = t.elem
+            return t.elem
+        if name in SCALAR_T_BUILTINS:
+            want(SCALAR_T_BUILTINS[name])
+            T = unify(args, expected)
+            if name in ("div_trunc", "rem_trunc", "div_euclid", "rem_euclid", "isqrt") and not isinstance(T, IntType):
+                raise _err("C2103", e.span, "`%s` is defined on integer types" % name)
+            e.T = T
+            return T
+        if name in RESULT_BUILTINS:
+            want(2)
+            if name == "shl_result":
+                T = unify(args[:1], None, (IntType,))
+                self.expr(args[1], None)
+            else:
+                T = unify(args, None, (IntType,))
+            e.T = T
+            return ErrorUnionType(ARITH_ERROR, T)
+        if name == "uabs":
+            want(1)
+            T = unify(args, None, (IntType,))
+            if not T.signed or T.bits > 64:
+                raise _err("C2103", e.span, "`uabs` is defined on I8 to I64")
+            e.T = T
+            return IntType(False, T.bits)
+        if name == "div_round":
+            want(3)
+            T = unify(args[:2], expected, (IntType,))
+            e.mode = mode_arg(args[2])
+            e.T = T
+            return T
+        if name == "isqrt_round":
+            want(2)
+            T = unify(args[:1], expected, (IntType,))
+            e.mode = mode_arg(args[1])
+            e.T = T
+            return T
+        if name in ("rotl", "rotr"):
+            want(2)
+            T = unify(args[:1], expected, (IntType,))
+            if T.signed:
+                raise _err("C2103", e.span, "`%s` is defined on unsigned types" % name)
+            self.expr(args[1], None)
+            if not isinstance(args[1].ty, IntType):
+                raise _err("C2001", args[1].span, "a rotation count is an integer")
+            e.T = T
+            return T
+        if name == "mul_full":
+            want(2)
+            T = unify(args, None, (IntType,))
+            if T.bits >= 1024 or (not T.signed and T.bits == 64):
+                raise _err("C2103", e.span, "`mul_full` is not defined for %s" % T)
+            e.T = T
+            return IntType(T.signed, T.bits * 2)
+        if name == "muldiv":
+            want(5)
+            R = type_arg(args[0])
+            if not isinstance(R, IntType):
+                raise _err("C2001", args[0].span, "muldiv's result type is an integer type")
+            T = unify(args[1:4], None, (IntType,))
+            e.mode = mode_arg(args[4])
+            e.T = T
+            e.R = R
+            return R
+        if name in ("mul", "div", "mul_wrap", "mul_sat"):
+            want(3)
+            T = unify(args[:2], expected, (FixedType,))
+            e.mode = mode_arg(args[2])
+            e.T = T
+            return T
+        if name in ("sqrt", "sqrt_wrap", "sqrt_sat"):
+            if n not in (1, 2):
+                raise _err("C2022", e.span, "`%s` takes one or two arguments" % name)
+            T = unify(args[:1], expected, (FixedType,))
+            e.mode = mode_arg(args[1]) if n == 2 else "half_even"
+            e.T = T
+            return T
+        if name == "len":
+            want(1)
+            self.expr(args[0], None)
+            t = args[0].ty
+            if isinstance(t, StrType):
+                return I64
+            if not isinstance(t, ArrayType):
+                raise _err("C2103", e.span, "`len` takes an array, a view or a Str")
+            if t.rank != 1:
+                raise _err("C2014", e.span, "`len` is for rank 1; use extent(a, d)")
+            return I64
+        if name in ("sum", "sum_wrap", "sum_sat", "count"):
+            R = None
+            if name == "sum" and n == 2:
+                R = type_arg(args[0])
+                xs = args[1]
+            else:
+                want(1)
+                xs = args[0]
+            self.expr(xs, None)
+            t = xs.ty
+            if not isinstance(t, ArrayType):
+                raise _err("C2103", e.span, "`%s` takes an array" % name)
+            if name == "count":
+                if t.elem != BOOL:
+                    raise _err("C2103", e.span, "`count` takes a Bool array")
+                e.elem = BOOL
+                return I64
+            if not isinstance(t.elem, IntType):
+                raise _err("C2103", e.span, "`%s` takes an integer array" % name)
+            e.elem = t.elem
+            e.R = R or t.elem
+            return e.R
+        if name == "fold_checked":
+            want(3)
+            op = args[0]
+            if not (isinstance(op, A.Name) and op.ident in ("add", "mul")):
+                raise _err("C2001", op.span or e.span, "fold_checked takes `add` or `mul`")
+            e.fold_op = op.ident
+            op.ty = ROUND          # an operation name: not a value, never evaluated (LS-146)
+            self.expr(args[2], None)
+            t = args[2].ty
+            if not isinstance(t, ArrayType) or not isinstance(t.elem, IntType):
+                raise _err("C2103", e.span, "`fold_checked` takes an integer array")
+            self.expr(args[1], t.elem)
+            self.assignable(t.elem, args[1], args[1].span)
+            e.elem = t.elem
+            return t.elem
+        if name == "dot":
+            want(3)
+            R = type_arg(args[0])
+            for x in args[1:]:
+                self.expr(x, None)
+            ta, tb = args[1].ty, args[2].ty
+            if not (isinstance(ta, ArrayType) and isinstance(tb, ArrayType) and ta.elem == tb.elem
+                    and ta.rank == 1 and tb.rank == 1 and isinstance(ta.elem, IntType)):
+                raise _err("C2103", e.span, "`dot` takes two rank-1 arrays of one integer type")
+            e.elem = ta.elem
+            e.R = R
+            return R
+        raise unsupported(e.span, "the built-in `%s`" % name)
+
+    def _arrayish(self, a):
+        if isinstance(a, A.Name):
+            s = self.scope.lookup(a.ident)
+            return s is not None and isinstance(s.type, ArrayType)
+        return isinstance(a, (A.ArrayLit, A.Index)) and False
+
+    # ------------------------------------------------------------------ indexing
+
+    def e_Index(self, e: A.Index, expected):
+        bt = self.expr(e.base, None)
+        if isinstance(bt, StrType):
+            if len(e.items) != 1 or isinstance(e.items[0], A.SliceItem):
+                raise unsupported(e.span, "slicing a Str")
+            self.expr(e.items[0], I64)
+            if e.items[0].ty != I64:
+                raise _err("C2001", e.items[0].span, "an index has type I64, not %s" % e.items[0].ty)
+            return U8
+        if not isinstance(bt, ArrayType):
+            raise _err("C2103", e.span, "%s cannot be indexed" % bt)
+        if isinstance(e.base, A.Index) and isinstance(e.base.base.ty, ArrayType) and \
+                len(e.base.items) < e.base.base.ty.rank:
+            raise _err("C2010", e.span, "write m[i, j], not m[i][j]")
+        for it in e.items:
+            if isinstance(it, A.SliceItem):
+                raise unsupported(e.span, "slices")
+            self.expr(it, I64)
+            if it.ty != I64:
+                raise _err("C2001", it.span, "an index has type I64, not %s; convert it with `as I64`" % it.ty)
+        if len(e.items) > bt.rank:
+            raise _err("C2010", e.span, "%d indices for an array of rank %d" % (len(e.items), bt.rank))
+        if len(e.items) < bt.rank:
+            raise unsupported(e.span, "partial indexing")
+        return bt.elem
+
+    # ------------------------------------------------------------------ constant folding
+
+    def is_const(self, e) -> bool:
+        """Whether ``e`` is a constant expression (SPEC-01 IM-23): literals, constants, operators, named ops."""
+        if isinstance(e, (A.IntLit, A.FracLit, A.BoolLit)):
+            return True
+        if isinstance(e, A.Name):
+            return getattr(e, "ref", None) is not None and e.ref.kind == "const" and not isinstance(e.ty, ArrayType)
+        if isinstance(e, (A.TypeMember, A.DotName)):
+            return e.cval is not NOTCONST
+        if isinstance(e, A.Member):
+            return getattr(e, "mkind", None) == "const" or (getattr(e, "mkind", None) == "raw" and self.is_const(e.base))
+        if isinstance(e, A.Paren):
+            return self.is_const(e.inner)
+        if isinstance(e, A.Unary):
+            return self.is_const(e.operand)
+        if isinstance(e, A.Binary):
+            return self.is_const(e.left) and self.is_const(e.right)
+        if isinstance(e, A.Cond):
+            return self.is_const(e.cond) and self.is_const(e.then) and self.is_const(e.other)
+        if isinstance(e, A.Convert):
+            return e.literal or self.is_const(e.operand)
+        if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin":
+            if e.bname in REDUCTIONS or e.bname in ("len", "reduce_min", "reduce_max") or e.bname in RESULT_BUILTINS:
+                return False
+            return all(self.is_const(a) for a in e.argv if isinstance(a, A.Expr) and a.ty != ROUND
+                       and not (isinstance(a, A.Name) and a.ident in ROUND_MODES))
+        if isinstance(e, A.Call) and getattr(e, "kind", None) == "raw":
+            return self.is_const(e.args[0].value)
+        return False
+
+    def fold(self, e):
+        """Evaluate every maximal constant subexpression of ``e`` at compile time (SPEC-01 IM-23)."""
+        if e is None:
+            return
+        if self.is_const(e):
+            self.eval_const(e)
+            return
+        # Not constant: fold the children, except the operands that &&, || and ?: may skip.
+        if isinstance(e, A.Binary) and e.op in LOGIC_OPS:
+            self.fold(e.left)
+            self.mark_runtime(e.right)
+            return
+        if isinstance(e, A.Cond):
+            self.fold(e.cond)
+            self.mark_runtime(e.then)
+            self.mark_runtime(e.other)
+            return
+        for ch in self.children(e):
+            self.fold(ch)
+
+    def mark_runtime(self, e):
+        """A constant operand that run time may skip: evaluated only if reached (IM-23)."""
+        if self.is_const(e):
+            e.skip_fold = True
+            # its literal range errors stay pending (C2003 after evaluation)
+            return
+        self.fold(e)
+
+    def children(self, e):
+        if isinstance(e, A.Paren):
+            return [e.inner]
+        if isinstance(e, A.Unary):
+            return [e.operand]
+        if isinstance(e, A.Binary):
+            return [e.left, e.right]
+        if isinstance(e, A.Cond):
+            return [e.cond, e.then, e.other]
+        if isinstance(e, A.Convert):
+            return [] if e.literal else [e.operand]
+        if isinstance(e, A.Call):
+            return [a for a in (getattr(e, "argv", None) or []) if isinstance(a, A.Expr)]
+        if isinstance(e, A.Index):
+            return [e.base] + [i for i in e.items if isinstance(i, A.Expr)]
+        if isinstance(e, A.Member):
+            return [e.base]
+        if isinstance(e, A.ArrayLit):
+            return list(e.items)
+        if isinstance(e, (A.Try,)):
+            return [e.operand]
+        if isinstance(e, A.Catch):
+            return [e.operand] + ([e.value] if e.value is not None else [])
+        return []
+
+    def eval_const(self, e):
+        from .interp import ConstEvaluator
+        ev = ConstEvaluator()
+        try:
+            v = ev.eval(e)
+        except MachineFault as mf:
+            raise _err("C6001", ev.last_span or e.span, "%s in constant evaluation: %s" % (mf.code, mf.operation),
+                       fault=mf)
+        except CompileError:
+            raise
+        # literal errors in skipped operands remain pending; those evaluated were raised
+        self.pending = [p for p in self.pending if p not in ev.checked_literals]
+        e.cval = v
+        e.csteps = ev.step
+
+    def const_int(self, e, t):
+        self.expr(e, t)
+        self.fold(e)
+        self.flush_pending()
+        if e.cval is NOTCONST or not isinstance(e.cval, int):
+            raise _err("C6004", e.span, "a constant is required here")
+        return e.cval
+
+
+def check_program(module: A.Module) -> Program:
+    return Checker(module).run()

@@ -1,0 +1,1032 @@
+"""The reference executor cpu-sir-interp: it runs the checked program exactly as SPEC-01P.1 defines.
+
+One :class:`Context` holds a program's state between entries (module
+variables, the fault record, counters; SPEC-03P.1 5.1).  Each entry runs with
+its own fuel allowance and depth limit (SPEC-01 IM-117); a fault ends the entry
+and leaves the context faulted (IM-118).  Kernels run their work-items in
+ascending order into staging storage and publish on success (SPEC-03 6.4).
+
+The same expression evaluator serves compile-time evaluation
+(:class:`ConstEvaluator`), so folding never changes a value or a fault
+(SPEC-01 IM-103).
+"""
+from __future__ import annotations
+
+from typing import Callable, List, Optional
+
+from . import ast as A
+from . import intmachine as M
+from .ast import NOTCONST
+from .checker import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
+from .faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
+from .types import (BOOL, I64, ROUND, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType, ErrorSetType,
+                    ErrorUnionType, FixedType, IntType, StrType, StructType, Type)
+from .values import ArrayValue, EnumValue, ErrorValue, RoundValue, Storage, StructValue, copy_value
+
+I64_MAX = (1 << 63) - 1
+
+
+# ----------------------------------------------------------------------------- control signals
+
+class _Break(Exception):
+    def __init__(self, label):
+        self.label = label
+
+
+class _Continue(Exception):
+    def __init__(self, label):
+        self.label = label
+
+
+class _Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+class _ErrorProp(Exception):
+    """An error leaving a function by `try` propagation."""
+
+    def __init__(self, err: ErrorValue):
+        self.err = err
+
+
+def zero_value(t: Type):
+    """The zero fill of a type (SPEC-04 LS-67, LS-91)."""
+    if isinstance(t, (IntType, FixedType)):
+        return 0
+    if isinstance(t, BoolType):
+        return False
+    if isinstance(t, EnumType):
+        for n, v in t.members.items():
+            if v == 0:
+                return EnumValue(t.qname, n, 0)
+        return None
+    if isinstance(t, StructType):
+        return StructValue(t, {n: zero_value(ft) for n, ft, _ in t.fields})
+    if isinstance(t, ArrayType):
+        return ArrayValue.new(t.elem, [d if isinstance(d, int) else 0 for d in t.dims], lambda: zero_value(t.elem))
+    return None
+
+
+class Evaluator:
+    """Evaluates checked expressions.  Subclasses say how a fault is positioned."""
+
+    def __init__(self):
+        self.step = 0
+
+    # hooks
+    def fault(self, mf: MachineFault, span, step=None):
+        raise NotImplementedError
+
+    def literal(self, e):
+        pass
+
+    # -------------------------------------------------------------- expressions
+
+    def eval(self, e, env=None):
+        cv = e.cval
+        if cv is not NOTCONST and not e.skip_fold:
+            self.step += e.csteps
+            return cv
+        return getattr(self, "x_" + type(e).__name__)(e, env)
+
+    def x_IntLit(self, e, env):
+        self.literal(e)
+        if isinstance(e.ty, FixedType):
+            return e.raw
+        return e.value
+
+    def x_FracLit(self, e, env):
+        self.literal(e)
+        return e.raw
+
+    def x_BoolLit(self, e, env):
+        return e.value
+
+    def x_StrLit(self, e, env):
+        return b"".join(p.encode("utf-8") if isinstance(p, str) else p for p in e.parts)
+
+    def x_Paren(self, e, env):
+        return self.eval(e.inner, env)
+
+    def x_DotName(self, e, env):
+        return e.cval
+
+    def x_TypeMember(self, e, env):
+        return e.cval
+
+    def x_Name(self, e, env):
+        sym = e.ref
+        if sym.kind == "const":
+            return sym.value
+        return self.read(sym, env)
+
+    def read(self, sym, env):
+        return env[sym]
+
+    def counted(self):
+        s = self.step
+        self.step = s + 1
+        return s
+
+    def x_Unary(self, e, env):
+        v = self.eval(e.operand, env)
+        t = e.ty
+        if e.op == "!":
+            return not v
+        if e.op == "~":
+            return M.bitnot(t, v)
+        st = self.counted()
+        try:
+            return M.neg("checked" if e.op == "-" else "wrap", t, v)
+        except MachineFault as mf:
+            self.fault(mf, e.span, st)
+
+    def x_Binary(self, e, env):
+        op = e.op
+        if op == "&&":
+            return self.eval(e.left, env) and self.eval(e.right, env)
+        if op == "||":
+            return self.eval(e.left, env) or self.eval(e.right, env)
+        a = self.eval(e.left, env)
+        b = self.eval(e.right, env)
+        if op in CMP_OPS:
+            return compare(op, e.left.ty, a, b)
+        t = e.ty
+        if op == "&":
+            return M.bitand(t, a, b)
+        if op == "|":
+            return M.bitor(t, a, b)
+        if op == "^":
+            return M.bitxor(t, a, b)
+        st = self.counted()
+        try:
+            if op in SHIFT_OPS:
+                name, form = SHIFT_OPS[op]
+                if name == "shr":
+                    return M.shr(t, a, b, e.right.ty)
+                return M.shl(form, t, a, b, e.right.ty)
+            name, form = ARITH_OPS[op]
+            if name == "div":
+                return M.div(t, a, b)
+            if name == "rem":
+                return M.rem(t, a, b)
+            return M.arith(name, form, t, a, b)
+        except MachineFault as mf:
+            self.fault(mf, e.span, st)
+
+    def x_Cond(self, e, env):
+        if self.eval(e.cond, env):
+            return self.eval(e.then, env)
+        return self.eval(e.other, env)
+
+    def x_Convert(self, e, env):
+        if e.literal:
+            if e.cval is not NOTCONST:
+                return e.cval
+        v = self.eval(e.operand, env)
+        st = self.counted()
+        src = e.src
+        if isinstance(src, EnumType):
+            v = v.value
+            src = src.underlying
+        if src == BOOL:
+            v = 1 if v else 0
+        form = {"as": "checked", "as%": "wrap", "as?": "checked", "as|": "sat"}[e.op]
+        dst = e.ty.value if isinstance(e.ty, ErrorUnionType) else e.ty
+        try:
+            r = M.convert(form, src if src != BOOL else BOOL, dst, v, e.mode, literal=e.literal)
+        except MachineFault as mf:
+            if e.op == "as?" and mf.code == "E_NARROW":
+                return ("err", ErrorValue("ArithError", "narrow"))
+            self.fault(mf, e.span, st)
+        if e.op == "as?":
+            return ("ok", r)
+        return r
+
+    def x_Member(self, e, env):
+        kind = getattr(e, "mkind", None)
+        if kind == "const":
+            return e.cval
+        v = self.eval(e.base, env)
+        if kind == "raw":
+            return v
+        return v.fields[e.name]
+
+    def x_ArrayLit(self, e, env):
+        vals = [self.eval(x, env) for x in e.items]
+        t = e.ty
+        if t.rank == 1:
+            return ArrayValue(t.elem, Storage([copy_value(v) for v in vals]), 0, (len(vals),), (1,))
+        # nested: flatten row-major
+        inner_shape = vals[0].shape if vals else tuple(0 for _ in t.dims[1:])
+        for v in vals:
+            if v.shape != inner_shape:
+                raise MachineFault("E_SHAPE", "copy.shape", [(I64, 1), (I64, v.shape[0])], None,
+                                   (I64, inner_shape[0]))
+        cells = []
+        for v in vals:
+            cells.extend(copy_value(x) for x in v.elements())
+        return ArrayValue.new(t.elem, (len(vals),) + tuple(inner_shape), lambda: None) if not cells else \
+            _from_cells(t.elem, (len(vals),) + tuple(inner_shape), cells)
+
+    def x_Index(self, e, env):
+        base = self.eval(e.base, env)
+        idx = [self.eval(i, env) for i in e.items]
+        st = self.counted()
+        if isinstance(base, bytes):
+            i = idx[0]
+            if not 0 <= i < len(base):
+                self.fault(MachineFault("E_BOUNDS", "index.checked.u8", [(I64, i)], None, (I64, len(base))), e.span,
+                           st)
+            return base[i]
+        off = self.index_offset(base, idx, e, st)
+        return base.storage.cells[off]
+
+    def index_offset(self, arr: ArrayValue, idx, e, st):
+        elem = arr.elem
+        token = "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
+        off = arr.origin
+        for d, (i, ext, lo, stride) in enumerate(zip(idx, arr.shape, arr.lower, arr.strides)):
+            k = i - lo
+            if not 0 <= k < ext:
+                ops = [(I64, i)] if arr.rank == 1 else [(I64, d), (I64, i)]
+                self.fault(MachineFault("E_BOUNDS", "index.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+            off += k * stride
+        return off
+
+    def x_Call(self, e, env):
+        kind = e.kind
+        if kind == "raw":
+            return self.eval(e.args[0].value, env)
+        if kind == "builtin":
+            return self.builtin(e, env)
+        if kind == "struct":
+            vals = self.eval_args(e, env)
+            fields = {}
+            for (n, ft, _), v, a in zip(e.stype.fields, vals, e.argv):
+                if isinstance(ft, ArrayType):
+                    if tuple(v.shape) != tuple(d for d in ft.dims):
+                        d = next(k for k, (x, y) in enumerate(zip(v.shape, ft.dims)) if x != y)
+                        self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, d), (I64, v.shape[d])], None,
+                                                (I64, ft.dims[d])), e.span)
+            for (n, ft, _), v in zip(e.stype.fields, vals):
+                fields[n] = copy_value(v)
+            return StructValue(e.stype, fields)
+        return self.call(e, env)
+
+    def eval_args(self, e, env):
+        """Arguments in the order written (LS-137), returned in parameter order."""
+        vals = [None] * len(e.argv)
+        for i in e.order:
+            vals[i] = self.eval(e.argv[i], env)
+        return vals
+
+    def call(self, e, env):
+        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
+
+    def builtin(self, e, env):
+        name = e.bname
+        args = e.argv
+        if name == "len":
+            v = self.eval(args[0], env)
+            return len(v) if isinstance(v, bytes) else v.shape[0]
+        vals = []
+        for a in args:
+            if isinstance(a, A.Expr) and a.ty is not ROUND and not (isinstance(a, A.Name) and a.ty is ROUND):
+                vals.append(self.eval(a, env))
+        st = self.counted()
+        T = getattr(e, "T", None)
+        try:
+            if name in ("abs",):
+                return M.abs_(T, vals[0])
+            if name == "min":
+                return M.min2(T, *vals)
+            if name == "max":
+                return M.max2(T, *vals)
+            if name == "clamp":
+                return M.clamp(T, *vals)
+            if name in ("div_trunc", "rem_trunc", "div_euclid", "rem_euclid"):
+                return getattr(M, name)(T, *vals)
+            if name == "isqrt":
+                return M.isqrt(T, vals[0])
+            if name == "isqrt_round":
+                return M.isqrt_round(T, vals[0], e.mode)
+            if name == "div_round":
+                return M.div_round(T, vals[0], vals[1], e.mode)
+            if name == "uabs":
+                return M.uabs(T, vals[0])[1]
+            if name == "mul_full":
+                return M.mul_full(T, vals[0], vals[1])[1]
+            if name == "muldiv":
+                return M.muldiv(e.R, T, vals[0], vals[1], vals[2], e.mode)
+            if name in ("rotl", "rotr"):
+                return getattr(M, name)(T, vals[0], vals[1], args[1].ty)
+            if name in ("mul", "mul_wrap", "mul_sat"):
+                form = {"mul": "checked", "mul_wrap": "wrap", "mul_sat": "sat"}[name]
+                return M.fixed_mul(form, T, vals[0], vals[1], e.mode)
+            if name == "div":
+                return M.fixed_div("checked", T, vals[0], vals[1], e.mode)
+            if name in ("sqrt", "sqrt_wrap", "sqrt_sat"):
+                form = {"sqrt": "checked", "sqrt_wrap": "wrap", "sqrt_sat": "sat"}[name]
+                return M.fixed_sqrt(form, T, vals[0], e.mode)
+            if name in ("add_result", "sub_result", "mul_result", "div_result", "rem_result"):
+                r = getattr(M, name)(T, vals[0], vals[1])
+            elif name == "shl_result":
+                r = M.shl_result(T, vals[0], vals[1], args[1].ty)
+            else:
+                return self.reduction(e, name, vals, st)
+            if r[0] == "ok":
+                return r
+            return ("err", ErrorValue("ArithError", r[1]))
+        except MachineFault as mf:
+            self.fault(mf, e.callee.span, st)
+
+    def reduction(self, e, name, vals, st):
+        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
+
+
+def _from_cells(elem, shape, cells):
+    a = ArrayValue.new(elem, shape, lambda: None)
+    a.storage.cells[:] = cells
+    return a
+
+
+def compare(op, t, a, b):
+    if isinstance(a, EnumValue):
+        a, b = a.value, b.value
+    elif isinstance(a, ErrorValue):
+        a, b = (a.set, a.name), (b.set, b.name)
+    if op == "==":
+        return a == b
+    if op == "!=":
+        return a != b
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    return a >= b
+
+
+class ConstEvaluator(Evaluator):
+    """Compile-time evaluation of a maximal constant expression (SPEC-01 IM-23, IM-103)."""
+
+    def __init__(self):
+        super().__init__()
+        self.last_span = None
+        self.checked_literals = []
+
+    def fault(self, mf, span, step=None):
+        self.last_span = span
+        raise mf
+
+    def literal(self, e):
+        err = getattr(e, "lit_error", None)
+        if err is not None:
+            self.checked_literals.append(err)
+            raise err
+
+    def eval(self, e, env=None):
+        # a constant name or a folded sub-expression still evaluates (for literal order), but names use values
+        return getattr(self, "x_" + type(e).__name__)(e, env)
+
+    def x_Name(self, e, env):
+        return e.ref.value
+
+    def x_Convert(self, e, env):
+        if e.literal:
+            self.step += 1
+            return e.cval
+        return super().x_Convert(e, env)
+
+    def x_Member(self, e, env):
+        if getattr(e, "mkind", None) == "const":
+            return e.cval
+        return super().x_Member(e, env)
+
+
+# ----------------------------------------------------------------------------- the run-time executor
+
+class Outcome:
+    """What one entry produced (SPEC-01 IM-159): kind value|fault|error, value, fault record, fuel, stdout."""
+
+    def __init__(self, kind, value=None, record=None, fuel=0, stdout=b"", error=None, rtype=None):
+        self.kind = kind
+        self.value = value
+        self.record: Optional[FaultRecord] = record
+        self.fuel = fuel
+        self.stdout = stdout
+        self.error = error
+        self.rtype = rtype
+
+
+class Context(Evaluator):
+    """A context of the reference executor: module state, fault record and counters (SPEC-03P.1 5.1)."""
+
+    FRAME_LIMIT = 4096   # call-depth bound accepted as a semantic input (SPEC-04 LS-311)
+
+    def __init__(self, program: Program, revision: bytes, output: Optional[Callable[[bytes], None]] = None):
+        super().__init__()
+        self.p = program
+        self.path = program.module.path
+        self.modname = program.module.name
+        self.revision = revision
+        self.output = output
+        self.globals = {}
+        for g in program.globals:
+            self.globals[g] = copy_value(g.value) if g.value is not NOTCONST else zero_value(g.type)
+        self.fault_record: Optional[FaultRecord] = None
+        self.entries = 0
+        # per-entry
+        self.budget = None
+        self.fuel = 0
+        self.depth_limit = 256
+        self.depth = 0
+        self.stack: List[Position] = []
+        self.dispatches = 0
+        self.kernel = None        # (qname, dispatch, work item) while a work-item runs
+
+    # -------------------------------------------------------------- faults, fuel, depth
+
+    def pos(self, span) -> Position:
+        return Position(span.path, span.line, span.column)
+
+    def fault(self, mf: MachineFault, span, step=None):
+        addr = None
+        if self.kernel is not None:
+            qn, disp, wi = self.kernel
+            addr = KernelAddress(qn, disp, 1, wi, step if step is not None else self.step)
+        rec = FaultRecord.from_machine(mf, self.pos(span), revision=self.revision, address=addr,
+                                       stack=list(self.stack))
+        raise EntryFault(rec)
+
+    def charge(self, n, span):
+        if n == 0:
+            return
+        if self.budget is not None and self.fuel + n > self.budget:
+            self.fault(MachineFault("E_FUEL", "fuel.charge", [], None, (I64, self.budget)), span)
+        if self.fuel + n > I64_MAX:
+            self.fault(MachineFault("E_FUEL", "fuel.charge", [], None, (I64, I64_MAX)), span)
+        self.fuel += n
+
+    def emit(self, data: bytes):
+        self.out_buf.append(data)
+        if self.output is not None:
+            self.output(data)
+
+    # -------------------------------------------------------------- entries
+
+    def begin(self, fuel, depth):
+        self.budget = fuel
+        self.fuel = 0
+        self.depth_limit = depth
+        self.depth = 0
+        self.stack = []
+        self.dispatches = 0
+        self.kernel = None
+        self.step = 0
+        self.out_buf = []
+
+    def run_entry(self, kind, target, args=(), fuel=None, depth=256) -> Outcome:
+        """Run one entry: kind 'func' (target FuncInfo), 'test' (TestDecl) or 'script'."""
+        if self.fault_record is not None:
+            raise RuntimeError("the context holds a fault; clear it first (CINT_FAULTED)")
+        self.begin(fuel, depth)
+        self.entries += 1
+        rtype = VOID
+        try:
+            if depth > self.FRAME_LIMIT:
+                self.fault(MachineFault("E_UNSUPPORTED", "call.enter", [(I64, depth)], None,
+                                        (I64, self.FRAME_LIMIT)), self._entry_span(kind, target))
+            if kind == "func":
+                rtype = target.result
+                value = self.enter_function(target, list(args), target.decl.span, entry=True)
+            elif kind == "test":
+                value = self.enter_body(target.body, target.span)
+            else:
+                value = self.enter_body(A.Block(self.p.script), self.p.script_span)
+        except EntryFault as ef:
+            self.fault_record = ef.record
+            return Outcome("fault", record=ef.record, fuel=self.fuel, stdout=b"".join(self.out_buf))
+        if isinstance(rtype, ErrorUnionType) and isinstance(value, tuple) and value[0] == "err":
+            return Outcome("error", error=(rtype.errset, value[1]), fuel=self.fuel,
+                           stdout=b"".join(self.out_buf), rtype=rtype)
+        if isinstance(rtype, ErrorUnionType) and isinstance(value, tuple):
+            value = value[1]
+            rtype = rtype.value
+        return Outcome("value", value=value, fuel=self.fuel, stdout=b"".join(self.out_buf), rtype=rtype)
+
+    def _entry_span(self, kind, target):
+        if kind == "func":
+            return target.decl.span
+        if kind == "test":
+            return target.span
+        return self.p.script_span
+
+    def enter_body(self, body: A.Block, span):
+        self.depth = 1
+        self.charge(1, span)
+        env = {}
+        try:
+            self.block(body, env)
+        except _Return:
+            pass
+        return None
+
+    def enter_function(self, info, args, call_span, entry=False):
+        """Depth check, fuel charge, bind parameters, run the body (IM-119, IM-139)."""
+        env = {}
+        for p, v in zip(info.params, args):
+            env[p] = v
+        # the entry checks (size parameters bound from argument shapes) precede depth and fuel (LS-141)
+        self.bind_sizes(info, args, env, call_span)
+        if not entry:
+            if self.depth + 1 > self.depth_limit:
+                self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), call_span)
+        self.depth += 1
+        self.charge(1, call_span)
+        try:
+            self.block(info.decl.body, env)
+            result = None
+        except _Return as r:
+            result = r.value
+        except _ErrorProp as ep:
+            result = ("err", ep.err)
+        self.depth -= 1
+        if isinstance(info.result, ErrorUnionType) and not (isinstance(result, tuple)):
+            result = ("ok", result)
+        return result
+
+    def bind_sizes(self, info, args, env, span, kernel=False):
+        bound = {}
+        for idx, (p, v) in enumerate(zip(info.params, args)):
+            if isinstance(p.type, ArrayType):
+                for d, spec in enumerate(p.type.dims):
+                    ext = v.shape[d]
+                    if isinstance(spec, str):
+                        if spec in bound and bound[spec] != ext:
+                            op = "bind.shape"
+                            self.fault(MachineFault("E_SHAPE", op, [(I64, idx), (I64, d), (I64, ext)], None,
+                                                    (I64, bound[spec])), span)
+                        bound[spec] = ext
+                    elif isinstance(spec, int) and spec != ext:
+                        self.fault(MachineFault("E_SHAPE", "bind.shape", [(I64, idx), (I64, d), (I64, ext)], None,
+                                                (I64, spec)), span)
+        for s in info.size_params:
+            env[s] = bound.get(s.name, 0)
+        return bound
+
+    def call(self, e, env):
+        if e.kind == "dispatch":
+            return self.dispatch(e, env)
+        info = e.info
+        args = self.eval_args(e, env)
+        for k, p in enumerate(info.params):
+            if isinstance(p.type, StructType) and p.info != "inout":
+                args[k] = copy_value(args[k])
+        self.counted()
+        self.bind_sizes(info, args, {}, e.callee.span)
+        self.check_alias(info, args, e.callee.span, e.argv)
+        if self.depth + 1 > self.depth_limit:
+            self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), e.callee.span)
+        self.stack.append(self.pos(e.callee.span))
+        saved_step = self.step
+        try:
+            r = self.enter_function(info, args, e.callee.span)
+        finally:
+            pass
+        self.stack.pop()
+        return r
+
+    def check_alias(self, info, args, span, argv, kernel=False):
+        """E_ALIAS bind.alias: a written array overlapping another array argument (SPEC-04 LS-121)."""
+        arrays = [(i, p, v) for i, (p, v) in enumerate(zip(info.params, args)) if isinstance(v, ArrayValue)]
+        for i, p, v in arrays:
+            if p.info not in ("inout", "out"):
+                continue
+            for j, q, w in arrays:
+                if j == i:
+                    continue
+                if v.storage is w.storage and _overlap(v, w):
+                    a, b = (i, j) if (q.info not in ("inout", "out") or i < j) else (j, i)
+                    self.fault(MachineFault("E_ALIAS", "bind.alias", [(I64, a), (I64, b)]), span)
+
+    # -------------------------------------------------------------- kernels
+
+    def dispatch(self, e, env):
+        info = e.info
+        args = self.eval_args(e, env)
+        number = self.dispatches
+        self.dispatches += 1
+        qn = info.qname
+        span = e.callee.span
+        self.counted()
+        try:
+            bound = self.bind_sizes(info, args, {}, span, kernel=True)
+            self.check_alias(info, args, span, e.argv, kernel=True)
+        except EntryFault as ef:
+            ef.record.address = KernelAddress(qn, number, 0)
+            raise
+        extents = [bound.get(ov.decl.extent.ident, 0) for ov in info.over]
+        total = 1
+        for x in extents:
+            total *= x
+        if total > I64_MAX:
+            rec_mf = MachineFault("E_SHAPE", "dispatch.admit", [(I64, x) for x in extents], total, None)
+            rec = FaultRecord.from_machine(rec_mf, self.pos(span), revision=self.revision,
+                                           address=KernelAddress(qn, number, 0), stack=list(self.stack))
+            raise EntryFault(rec)
+        try:
+            self.charge(total, span)
+        except EntryFault as ef:
+            ef.record.address = KernelAddress(qn, number, 0)
+            raise
+        # staging: out zero-filled, inout copied in (SPEC-03 RT-19)
+        staged = []
+        kargs = []
+        for p, v in zip(info.params, args):
+            if isinstance(v, ArrayValue) and p.info in ("out", "inout"):
+                s = ArrayValue.new(v.elem, v.shape, lambda: zero_value(v.elem))
+                if p.info == "inout":
+                    for idx in v.indices():
+                        s.set(idx, copy_value(v.get(idx)))
+                staged.append((v, s))
+                kargs.append(s)
+            else:
+                kargs.append(v)
+        saved = (self.kernel, self.step, self.stack)
+        body = info.decl.body
+        env0 = {}
+        for s in info.size_params:
+            env0[s] = bound.get(s.name, 0)
+        for p, v in zip(info.params, kargs):
+            env0[p] = v
+        self.stack = list(self.stack)
+        wi = 0
+        for idx in _iter_space(extents):
+            self.kernel = (qn, number, wi)
+            self.step = 0
+            wenv = dict(env0)
+            for ov, i in zip(info.over, idx):
+                wenv[ov] = i
+            try:
+                self.block(body, wenv)
+            except _Return:
+                pass
+            wi += 1
+        self.kernel, self.step, self.stack = saved
+        for dst, src in staged:
+            for i in dst.indices():
+                dst.set(i, src.get(i))
+        return None
+
+    # -------------------------------------------------------------- reductions
+
+    def reduction(self, e, name, vals, st):
+        arrays = [v for v in vals if isinstance(v, ArrayValue)]
+        if name in ("sum", "sum_wrap", "sum_sat", "count", "reduce_min", "reduce_max"):
+            xs = arrays[0].elements()
+        elif name == "fold_checked":
+            xs = arrays[0].elements()
+        elif name == "dot":
+            a, b = arrays
+            if a.shape[0] != b.shape[0]:
+                raise MachineFault("E_SHAPE", "dot.checked.%s.%s" % (e.elem.token, e.R.token),
+                                   [(I64, 0), (I64, b.shape[0])], None, (I64, a.shape[0]))
+            xs = a.elements()
+        n = len(xs)
+        self.charge((n + 63) // 64, e.callee.span)
+        if name == "sum":
+            return M.reduce_sum(e.elem, e.R, xs)
+        if name == "sum_wrap":
+            return M.sum_wrap(e.elem, xs)
+        if name == "sum_sat":
+            return M.sum_sat(e.elem, xs)
+        if name == "count":
+            return M.count(xs)
+        if name == "reduce_min":
+            return M.reduce_min(e.elem, xs)
+        if name == "reduce_max":
+            return M.reduce_max(e.elem, xs)
+        if name == "fold_checked":
+            return M.fold_checked(e.fold_op, e.elem, vals[0], xs)
+        if name == "dot":
+            return M.dot(e.elem, e.R, xs, arrays[1].elements())
+        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
+
+    # -------------------------------------------------------------- statements
+
+    def read(self, sym, env):
+        if sym.kind == "global":
+            return self.globals[sym]
+        return env[sym]
+
+    def block(self, b, env):
+        for s in b.stmts:
+            getattr(self, "s_" + type(s).__name__)(s, env)
+
+    def s_Block(self, s, env):
+        self.block(s, env)
+
+    def s_VarDecl(self, d, env):
+        t = d.resolved
+        if isinstance(t, ArrayType):
+            shape = []
+            for k, x in enumerate(t.dims):
+                if isinstance(x, int):
+                    shape.append(x)
+                elif isinstance(x, str):
+                    shape.append(env[next(s for s in env if getattr(s, "name", None) == x
+                                          and s.kind == "sizeparam")])
+                else:
+                    shape.append(self.eval(x, env))
+            for k, x in enumerate(shape):
+                if x < 0:
+                    self.fault(MachineFault("E_SHAPE", "decl.shape", [(I64, k), (I64, x)], None, (I64, 0)), d.span)
+            if d.init is None:
+                env[d.sym] = ArrayValue.new(t.elem, shape, lambda: zero_value(t.elem))
+                return
+            v = self.eval(d.init, env)
+            for k, (want, got) in enumerate(zip(shape, v.shape)):
+                if want != got:
+                    self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, got)], None, (I64, want)),
+                               d.eq_span or d.span)
+            env[d.sym] = copy_value(v)
+            return
+        if d.init is None:
+            env[d.sym] = zero_value(t)
+            return
+        v = self.eval(d.init, env)
+        if isinstance(t, ArrayType):
+            v = self.copy_checked(t, v, d.eq_span or d.span)
+        else:
+            v = copy_value(v)
+        env[d.sym] = v
+
+    def copy_checked(self, t, v, span):
+        dims = t.dims
+        for k, (want, got) in enumerate(zip(dims, v.shape)):
+            if isinstance(want, int) and want != got:
+                self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, got)], None, (I64, want)), span)
+        return copy_value(v)
+
+    def s_GlobalDecl(self, s, env):
+        self.s_VarDecl(s.decl, env)
+
+    def s_Print(self, s, env):
+        from . import fmt
+        out = []
+        for p in s.text.parts:
+            if isinstance(p, A.Hole):
+                v = self.eval(p.expr, env)
+                try:
+                    text = fmt.format_value(p.expr.ty, v, p.fspec)
+                except MachineFault as mf:
+                    self.fault(mf, p.expr.span)
+                if p.eq:
+                    out.append((p.source + "=").encode("utf-8"))
+                out.append(text.encode("utf-8"))
+            else:
+                out.append(p.encode("utf-8") if isinstance(p, str) else p)
+        self.emit(b"".join(out))
+
+    def place_ref(self, place, env):
+        """Evaluate a place's subexpressions and checks; return (setter, getter) (IM-98)."""
+        if isinstance(place, A.Paren):
+            return self.place_ref(place.inner, env)
+        if isinstance(place, A.Name):
+            sym = place.ref
+            if sym.kind == "global":
+                return (lambda v: self.globals.__setitem__(sym, v)), (lambda: self.globals[sym])
+            return (lambda v: env.__setitem__(sym, v)), (lambda: env[sym])
+        if isinstance(place, A.Index):
+            base = self.eval(place.base, env)
+            idx = [self.eval(i, env) for i in place.items]
+            st = self.counted()
+            off = self.index_offset(base, idx, place, st)
+            cells = base.storage.cells
+            return (lambda v: cells.__setitem__(off, v)), (lambda: cells[off])
+        if isinstance(place, A.Member):
+            sv = self.eval(place.base, env)
+            return (lambda v: sv.fields.__setitem__(place.name, v)), (lambda: sv.fields[place.name])
+        raise AssertionError("not a place")
+
+    def s_Assign(self, s, env):
+        setter, getter = self.place_ref(s.place, env)
+        if s.op == "=":
+            v = self.eval(s.value, env)
+            t = s.place.ty
+            if isinstance(t, ArrayType):
+                cur = getter()
+                if tuple(cur.shape) != tuple(v.shape):
+                    k = next(i for i, (x, y) in enumerate(zip(cur.shape, v.shape)) if x != y)
+                    self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, v.shape[k])], None,
+                                            (I64, cur.shape[k])), s.span)
+                for i, j in zip(cur.indices(), v.indices()):
+                    cur.set(i, copy_value(v.get(j)))
+                return
+            setter(copy_value(v))
+            return
+        cur = getter()
+        v = self.eval(s.value, env)
+        op = s.op[:-1]
+        t = s.place.ty
+        st = self.counted()
+        try:
+            if op in SHIFT_OPS:
+                name, form = SHIFT_OPS[op]
+                r = M.shr(t, cur, v, s.value.ty) if name == "shr" else M.shl(form, t, cur, v, s.value.ty)
+            elif op == "&":
+                r = M.bitand(t, cur, v)
+            elif op == "|":
+                r = M.bitor(t, cur, v)
+            elif op == "^":
+                r = M.bitxor(t, cur, v)
+            else:
+                name, form = ARITH_OPS[op]
+                if name == "div":
+                    r = M.div(t, cur, v)
+                elif name == "rem":
+                    r = M.rem(t, cur, v)
+                else:
+                    r = M.arith(name, form, t, cur, v)
+        except MachineFault as mf:
+            self.fault(mf, s.span, st)
+        setter(r)
+
+    def s_IncDec(self, s, env):
+        setter, getter = self.place_ref(s.place, env)
+        cur = getter()
+        st = self.counted()
+        try:
+            r = M.arith("add" if s.op == "++" else "sub", "checked", s.place.ty, cur, 1)
+        except MachineFault as mf:
+            self.fault(mf, s.span, st)
+        setter(r)
+
+    def s_ExprStmt(self, s, env):
+        self.eval(s.expr, env)
+
+    def s_Discard(self, s, env):
+        self.eval(s.value, env)
+
+    def s_If(self, s, env):
+        if self.eval(s.cond, env):
+            self.block(s.then, env)
+        elif s.other is not None:
+            if isinstance(s.other, A.If):
+                self.s_If(s.other, env)
+            else:
+                self.block(s.other, env)
+
+    def _loop_body(self, s, env):
+        """Run a loop body; return 'break' / None; re-raise jumps for other loops."""
+        try:
+            self.block(s.body, env)
+        except _Break as b:
+            if b.label is None or b.label == s.label:
+                return "break"
+            raise
+        except _Continue as c:
+            if c.label is None or c.label == s.label:
+                return None
+            raise
+        return None
+
+    def s_While(self, s, env):
+        while self.eval(s.cond, env):
+            self.charge(1, s.span)
+            if self._loop_body(s, env) == "break":
+                return
+
+    def s_DoWhile(self, s, env):
+        while True:
+            self.charge(1, s.span)
+            if self._loop_body(s, env) == "break":
+                return
+            if not self.eval(s.cond, env):
+                return
+
+    def s_ForC(self, s, env):
+        if s.init is not None:
+            getattr(self, "s_" + type(s.init).__name__)(s.init, env)
+        while self.eval(s.cond, env):
+            self.charge(1, s.span)
+            if self._loop_body(s, env) == "break":
+                return
+            if s.update is not None:
+                getattr(self, "s_" + type(s.update).__name__)(s.update, env)
+
+    def s_ForRange(self, s, env):
+        lo = self.eval(s.lo, env)
+        hi = self.eval(s.hi, env)
+        step = s.step.cval if s.step is not None else 1
+        if step > 0:
+            last = hi if s.inclusive else hi - 1
+            i = lo
+            while i <= last:
+                self.charge(1, s.span)
+                env[s.sym] = i
+                if self._loop_body(s, env) == "break":
+                    return
+                if last - i < step:
+                    return
+                i += step
+        else:
+            last = hi if s.inclusive else hi + 1
+            i = lo
+            while i >= last:
+                self.charge(1, s.span)
+                env[s.sym] = i
+                if self._loop_body(s, env) == "break":
+                    return
+                if i - last < -step:
+                    return
+                i += step
+
+    def s_ForEach(self, s, env):
+        arr = self.eval(s.iterable, env)
+        n = arr.shape[0]
+        lo = arr.lower[0]
+        for k in range(n):
+            self.charge(1, s.span)
+            env[s.isym] = lo + k
+            env[s.xsym] = copy_value(arr.get((k,)))
+            if self._loop_body(s, env) == "break":
+                return
+
+    def s_Break(self, s, env):
+        raise _Break(s.label)
+
+    def s_Continue(self, s, env):
+        raise _Continue(s.label)
+
+    def s_Return(self, s, env):
+        if s.value is None:
+            raise _Return(None)
+        v = self.eval(s.value, env)
+        if getattr(s, "is_error", False):
+            raise _Return(("err", v))
+        raise _Return(copy_value(v))
+
+    def s_Assert(self, s, env):
+        c = s.cond
+        if isinstance(c, A.Binary) and c.op in CMP_OPS:
+            a = self.eval(c.left, env)
+            b = self.eval(c.right, env)
+            if compare(c.op, c.left.ty, a, b):
+                return
+            ops = []
+            for x, v in ((c.left, a), (c.right, b)):
+                if isinstance(x.ty, (IntType, FixedType)):
+                    ops.append((x.ty, v))
+                elif x.ty == BOOL:
+                    ops.append((BOOL, 1 if v else 0))
+            self.fault(MachineFault("E_ASSERT", "assert.checked.bool", ops), s.span)
+        if not self.eval(c, env):
+            self.fault(MachineFault("E_ASSERT", "assert.checked.bool", []), s.span)
+
+    def s_StaticAssert(self, s, env):
+        pass
+
+    # -------------------------------------------------------------- error unions
+
+    def x_Try(self, e, env):
+        r = self.eval(e.operand, env)
+        if r[0] == "err":
+            raise _ErrorProp(r[1])
+        return r[1]
+
+    def x_Catch(self, e, env):
+        r = self.eval(e.operand, env)
+        if r[0] == "ok":
+            return r[1]
+        if e.block is not None:
+            env[e.sym] = r[1]
+            self.block(e.block, env)
+            raise AssertionError("a catch block leaves")
+        return self.eval(e.value, env)
+
+
+def _overlap(a: ArrayValue, b: ArrayValue) -> bool:
+    sa = {a.offset(i) for i in a.indices()}
+    return any(b.offset(i) in sa for i in b.indices())
+
+
+def _iter_space(extents):
+    if any(x == 0 for x in extents):
+        return
+    idx = [0] * len(extents)
+    while True:
+        yield tuple(idx)
+        k = len(extents) - 1
+        while k >= 0:
+            idx[k] += 1
+            if idx[k] < extents[k]:
+                break
+            idx[k] = 0
+            k -= 1
+        if k < 0:
+            return

@@ -1,0 +1,7 @@
+"""cint-cuda is on the version train of its siblings."""
+import cint_abi
+import cint_cuda
+
+
+def test_version_agrees_with_cint_abi():
+    assert cint_cuda.__version__ == cint_abi.__version__ == "0.2.0"

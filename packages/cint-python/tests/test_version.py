@@ -1,0 +1,7 @@
+"""cint-python is on the version train of its siblings."""
+import cint_abi
+import cint
+
+
+def test_version_agrees_with_cint_abi():
+    assert cint.__version__ == cint_abi.__version__ == "0.2.0"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Create .venv at the repository root and install every package of packages/ in editable
+# mode with the test tools. Idempotent: it does nothing when .venv/.cint-setup-stamp is
+# newer than every packages/*/pyproject.toml and than this script.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PYTHON="${PYTHON:-python3}"
+VENV=.venv
+STAMP="$VENV/.cint-setup-stamp"
+
+if [ ! -x "$VENV/bin/python" ]; then
+    "$PYTHON" - <<'PY'
+import sys
+if sys.version_info < (3, 11):
+    sys.exit("cint needs Python 3.11 or newer; found %s (set PYTHON=...)" % sys.version.split()[0])
+PY
+    echo "setup: creating $VENV with $("$PYTHON" --version 2>&1)"
+    "$PYTHON" -m venv "$VENV"
+fi
+
+packages=()
+for project in packages/*/pyproject.toml; do
+    [ -f "$project" ] && packages+=(-e "$(dirname "$project")")
+done
+
+fresh=1
+if [ ! -f "$STAMP" ]; then
+    fresh=0
+else
+    for f in packages/*/pyproject.toml scripts/setup.sh; do
+        if [ "$f" -nt "$STAMP" ]; then
+            fresh=0
+        fi
+    done
+fi
+
+if [ "$fresh" = 1 ]; then
+    exit 0
+fi
+
+echo "setup: installing $(( ${#packages[@]} / 2 )) packages in editable mode and the test tools into $VENV"
+"$VENV/bin/python" -m pip install --quiet --upgrade pip
+"$VENV/bin/python" -m pip install --quiet "${packages[@]}" pytest pytest-xdist hypothesis numpy
+touch "$STAMP"

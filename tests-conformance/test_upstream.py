@@ -1,0 +1,40 @@
+"""Every program case of ../shared/upstream-conformance, one test per case variant.
+
+Each test is tagged with the clause identifiers of its case's `clause` line
+(`bash scripts/test.sh --clause IM-30`); `--executor` chooses the executor.
+"""
+import pytest
+
+from conformance_clauses import clause_tags
+from conformance_upstream import LISTED_PATH, collect_variants, read_listed, run_variant, upstream_root
+
+ROOT = upstream_root()
+if not ROOT.is_dir():
+    pytest.skip(
+        f"upstream conformance cases not found at {ROOT} (../shared/upstream-conformance beside the repository)",
+        allow_module_level=True,
+    )
+
+VARIANTS = collect_variants(ROOT)
+LISTED = read_listed(LISTED_PATH)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [pytest.param(v, id=v.case_id, marks=pytest.mark.clause(*clause_tags(v.header.clause))) for v in VARIANTS],
+)
+def test_upstream_case(variant, executor, record_property):
+    record_property("upstream-folder", variant.folder)
+    run_variant(
+        variant,
+        ROOT,
+        executor=executor,
+        listed=LISTED,
+        record=lambda result: record_property("upstream-result", result),
+    )
+
+
+def test_listed_cases_exist():
+    known = {v.case_id for v in VARIANTS}
+    stale = sorted(set(LISTED) - known)
+    assert not stale, f"upstream-listed.txt names cases that do not exist: {stale}"
