@@ -50,11 +50,16 @@ def render(err: CompileError, source_lines=None) -> str:
         out.append("  --> %s" % err.span)
         if source_lines is not None and 1 <= err.span.line <= len(source_lines):
             text = source_lines[err.span.line - 1]
+            col = err.span.column
+            if len(text) > 160:            # show a window of a very long line around the column
+                start = max(0, col - 80)
+                text = text[start:start + 160]
+                col -= start
             num = str(err.span.line)
             pad = " " * len(num)
             out.append("%s |" % pad)
             out.append("%s | %s" % (num, text))
-            lead = "".join(ch if ch == "\t" else " " for ch in text[: err.span.column - 1])
+            lead = "".join(ch if ch == "\t" else " " for ch in text[: col - 1])
             out.append("%s | %s^" % (pad, lead))
             out.append("%s |" % pad)
     if err.fault is not None:
