@@ -1,0 +1,178 @@
+"""A generator of small well-typed cint programs, for differential testing of the executors.
+
+Generators, oracles and targets are kept apart (STYLE.md): this module only writes programs and
+their inputs.  A program is one module with an exported entry ``run()`` that returns an ``I64``
+digest of what it computed, a few helper functions, loops, arrays and (optionally) a kernel
+dispatch, over every integer width and every operator form.  Generated programs stay inside what
+must be deterministic; they may fault (overflow, division by zero, shifts, bounds, fuel): a fault
+is an outcome to compare like any other.
+
+``program(rnd)`` returns ``(source, fuel)`` from a ``random.Random``; hypothesis drives it through
+``programs()``.
+"""
+from __future__ import annotations
+
+import random
+
+INT_TYPES = ["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "I128", "I256"]
+WIDTH = {"I8": 8, "I16": 16, "I32": 32, "I64": 64, "U8": 8, "U16": 16, "U32": 32, "U64": 64,
+         "I128": 128, "I256": 256}
+ARITH = ["+", "-", "*", "/", "%", "+%", "-%", "*%", "+|", "-|", "*|"]
+BITS = ["&", "|", "^"]
+SHIFTS = ["<<", "<<%", ">>"]
+CMPS = ["==", "!=", "<", "<=", ">", ">="]
+
+
+def bounds(t):
+    w = WIDTH[t]
+    if t.startswith("I"):
+        return -(1 << (w - 1)), (1 << (w - 1)) - 1
+    return 0, (1 << w) - 1
+
+
+def literal(rnd, t):
+    lo, hi = bounds(t)
+    pick = rnd.random()
+    if pick < 0.15:
+        v = rnd.choice([lo, hi, 0, 1, lo + 1, hi - 1])
+    elif pick < 0.85:
+        v = rnd.randint(max(lo, -20), min(hi, 20))
+    else:
+        v = rnd.randint(lo, hi)
+    return str(v)
+
+
+class Gen:
+    def __init__(self, rnd: random.Random):
+        self.rnd = rnd
+        self.n = 0
+
+    def fresh(self, stem="v"):
+        self.n += 1
+        return "%s%d" % (stem, self.n)
+
+    def expr(self, t, names, depth=0):
+        """An expression of type ``t`` over the typed variables ``names`` ({name: type})."""
+        r = self.rnd
+        same = [n for n, nt in names.items() if nt == t]
+        if depth > 2 or r.random() < 0.3:
+            if same and r.random() < 0.85:
+                return r.choice(same)
+            if names and (not same or r.random() < 0.7):
+                return "(%s as%% %s)" % (r.choice(list(names)), t)
+            return literal(r, t)
+        k = r.random()
+        if k < 0.45:
+            op = r.choice(ARITH)
+            return "(%s %s %s)" % (self.expr(t, names, depth + 1), op, self.expr(t, names, depth + 1))
+        if k < 0.55:
+            op = r.choice(BITS)
+            return "(%s %s %s)" % (self.expr(t, names, depth + 1), op, self.expr(t, names, depth + 1))
+        if k < 0.65:
+            op = r.choice(SHIFTS)
+            count = str(r.choice([0, 1, 3, WIDTH[t] - 1, WIDTH[t], -1, r.randint(0, WIDTH[t] - 1)]))
+            return "(%s %s %s)" % (self.expr(t, names, depth + 1), op, count)
+        if k < 0.75:
+            src = r.choice(INT_TYPES)
+            form = r.choice(["as", "as%"])
+            return "(%s %s %s)" % (self.expr(src, names, depth + 1), form, t)
+        if k < 0.82:
+            c = self.cond(names, depth + 1)
+            return "(%s ? %s : %s)" % (c, self.expr(t, names, depth + 1), self.expr(t, names, depth + 1))
+        if k < 0.9 and t.startswith("I") and WIDTH[t] <= 64:
+            f = r.choice(["abs", "min", "max", "div_trunc", "rem_euclid", "div_euclid"])
+            if f == "abs":
+                return "abs(%s)" % self.expr(t, names, depth + 1)
+            return "%s(%s, %s)" % (f, self.expr(t, names, depth + 1), self.expr(t, names, depth + 1))
+        same = [n for n, nt in names.items() if nt == t]
+        if same and t.startswith("I") and k < 0.95:
+            return "(-%s)" % r.choice(same)
+        if same:
+            return "(0 -%% %s)" % r.choice(same)
+        return literal(r, t)
+
+    def cond(self, names, depth=0):
+        t = self.rnd.choice(INT_TYPES)
+        return "(%s %s %s)" % (self.expr(t, names, depth + 1), self.rnd.choice(CMPS), self.expr(t, names, depth + 1))
+
+    def digest(self, names):
+        """An I64 expression that mixes every variable with wrapping arithmetic (never faults)."""
+        parts = ["0"]
+        for n, t in names.items():
+            parts.append("(%s as%% I64)" % n)
+        acc = parts[0]
+        for p in parts[1:]:
+            acc = "((%s *%% 31) +%% %s)" % (acc, p)
+        return acc
+
+    def block(self, names, depth, lines, indent, fixed=()):
+        """Statements; ``fixed`` are names that cannot be assigned (loop variables)."""
+        r = self.rnd
+        pad = "    " * indent
+        for _ in range(r.randint(1, 4)):
+            k = r.random()
+            if k < 0.4 or not names:
+                t = r.choice(INT_TYPES)
+                n = self.fresh()
+                lines.append("%s%s %s = %s;" % (pad, t, n, self.expr(t, names)))
+                names[n] = t
+            elif k < 0.6 and [m for m in names if m not in fixed]:
+                n = r.choice([m for m in names if m not in fixed])
+                op = r.choice(["=", "+=", "-=", "*=", "+%=", "-|=", "^="])
+                lines.append("%s%s %s %s;" % (pad, n, op, self.expr(names[n], names)))
+            elif k < 0.75 and depth < 2:
+                lines.append("%sif %s {" % (pad, self.cond(names)))
+                self.block(dict(names), depth + 1, lines, indent + 1, fixed)
+                lines.append("%s} else {" % pad)
+                self.block(dict(names), depth + 1, lines, indent + 1, fixed)
+                lines.append("%s}" % pad)
+            elif k < 0.9 and depth < 2:
+                i = self.fresh("i")
+                lines.append("%sfor %s in 0..%d {" % (pad, i, r.randint(0, 6)))
+                inner = dict(names)
+                inner[i] = "I64"
+                self.block(inner, depth + 1, lines, indent + 1, tuple(fixed) + (i,))
+                lines.append("%s}" % pad)
+            else:
+                lines.append('%s"%s\\n";' % (pad, " ".join("{%s}" % n for n in list(names)[:3])))
+
+    def program(self):
+        r = self.rnd
+        lines = []
+        use_kernel = r.random() < 0.3
+        if use_kernel:
+            t = r.choice(["I8", "I32", "I64", "U16"])
+            body = self.expr(t, {"a": t, "b": t})
+            lines += ["kernel k[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
+                      "    %s a = xs[j];" % t, "    %s b = s;" % t, "    ys[j] = %s;" % body, "}", ""]
+        helper_t = r.choice(INT_TYPES)
+        hn = {"p": helper_t, "q": helper_t}  # the helper's body uses only its parameters
+        lines += ["%s h(%s p, %s q) {" % (helper_t, helper_t, helper_t), "    return %s;" % self.expr(helper_t, hn),
+                  "}", ""]
+        lines.append("export I64 run() {")
+        names = {}
+        for t0 in r.sample(INT_TYPES, 3):
+            n0 = self.fresh()
+            lines.append("    %s %s = %s;" % (t0, n0, literal(r, t0)))
+            names[n0] = t0
+        self.block(names, 0, lines, 1)
+        x, y = self.fresh(), self.fresh()
+        lines.append("    %s %s = h(%s, %s);" % (helper_t, x, self.expr(helper_t, names), self.expr(helper_t, names)))
+        names[x] = helper_t
+        if use_kernel:
+            n = r.randint(1, 5)
+            lines.append("    %s[%d] %s = [%s];" % (t, n, y, ", ".join(literal(r, t) for _ in range(n))))
+            z = self.fresh()
+            lines.append("    %s[%d] %s;" % (t, n, z))
+            lines.append("    k(%s, %s, %s);" % (y, literal(r, t), z))
+            lines.append("    %s = %s +%% (%s[%d] as%% %s);" % (x, x, z, r.randrange(n), helper_t))
+        lines.append("    return %s;" % self.digest(names))
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def program(rnd: random.Random):
+    """(source, fuel): a generated program and a fuel allowance (None for unbounded, sometimes small)."""
+    src = Gen(rnd).program()
+    fuel = rnd.choice([None, None, None, rnd.randint(0, 30)])
+    return src, fuel
