@@ -15,6 +15,7 @@ The first error found is raised as :class:`CompileError`.
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Dict, List, Optional
@@ -45,7 +46,7 @@ OTHER_BUILTINS = {"uabs", "div_round", "muldiv", "mul_full", "isqrt_round", "rot
 BUILTIN_NAMES = set(SCALAR_T_BUILTINS) | RESULT_BUILTINS | REDUCTIONS | OTHER_BUILTINS
 UNSUPPORTED_BUILTINS = {"extent", "size", "lower", "copy", "fill", "equal", "swap", "transpose", "reverse",
                         "reshape", "wrap_bits", "random", "format", "utf8", "embed", "to_device", "to_host",
-                        "sign", "rescale3", "rescale3_rem", "shl3", "tdot", "divmod"}
+                        "sign", "rescale3", "rescale3_rem", "shl3", "tdot"}
 
 ARITH_OPS = {"+": ("add", "checked"), "+%": ("add", "wrap"), "+|": ("add", "sat"),
              "-": ("sub", "checked"), "-%": ("sub", "wrap"), "-|": ("sub", "sat"),
@@ -155,6 +156,7 @@ class FnCtx:
         self.loops = []               # labels of enclosing loops (None for unlabeled)
         self.in_switch = 0
         self.in_defer = 0
+        self.ft_ok = None             # the one `fallthrough` statement admitted where the checker now is
         self.prints = False
 
 
@@ -325,6 +327,7 @@ class Checker:
                 raise _err("C3001", f.span, "duplicate field `%s`" % f.name)
             seen.add(f.name)
             ft = self.resolve_type(f.type)
+            self.storable(ft, f.type.span or f.span)
             if isinstance(ft, StrType):
                 raise _err("C2051", f.span, "a struct field cannot have type Str or a view type")
             if f.bits is not None:
@@ -371,6 +374,7 @@ class Checker:
             seen_default = False
             for i, p in enumerate(d.params):
                 pt = self.resolve_type(p.type)
+                self.storable(pt, p.type.span or p.span)
                 mode = p.mode or "in"
                 if not is_kernel and mode == "out":
                     raise _err("C5001", p.span, "`out` is for kernels; a function returns results or takes `inout`")
@@ -402,6 +406,7 @@ class Checker:
         t = self.resolve_type(d.type) if d.type is not None else None
         if t is None:
             raise unsupported(d.span, "`var` declarations")
+        self.storable(t, d.type.span or d.span)
         if isinstance(t, StrType):
             raise _err("C2051", d.span, "a module-level variable cannot have type Str")
         if isinstance(t, ArrayType) and any(not isinstance(x, int) for x in t.dims):
@@ -465,6 +470,7 @@ class Checker:
             return sym.type
         if isinstance(te, A.ArrayTypeExpr):
             elem = self.resolve_type(te.elem)
+            self.storable(elem, te.elem.span or te.span)
             if isinstance(elem, ArrayType):
                 raise _err("C2010", te.span, "an array of arrays is written with one shape: T[a, b]")
             if len(te.dims) > 4:
@@ -502,10 +508,23 @@ class Checker:
             vt = VOID if te.value is None else self.resolve_type(te.value)
             return ErrorUnionType(es, vt)
         if isinstance(te, A.TupleTypeExpr):
-            return TupleType(tuple(self.resolve_type(x) for x in te.items))
+            items = []
+            for x in te.items:
+                xt = self.resolve_type(x)
+                if isinstance(xt, TupleType):
+                    raise _err("C2041", x.span or te.span, "tuples do not nest (LS-101)")
+                if xt is VOID or isinstance(xt, ErrorUnionType):
+                    raise _err("C2001", x.span or te.span, "a tuple element is a value type, not %s" % xt)
+                items.append(xt)
+            return TupleType(tuple(items))
         if isinstance(te, A.VoidTypeExpr):
             return VOID
         raise _err("C1050", te.span, "not a type")
+
+    def storable(self, t, span):
+        """Tuples exist only as results, consumed by destructuring (LS-101)."""
+        if isinstance(t, TupleType):
+            raise _err("C2041", span, "a tuple cannot be stored in a variable, array, field or parameter (LS-101)")
 
     # ------------------------------------------------------------------ function bodies
 
@@ -569,7 +588,8 @@ class Checker:
                 if not self.can_complete(x):
                     return False
             return True
-        if isinstance(s, (A.Return, A.Break, A.Continue)):
+        if isinstance(s, (A.Return, A.Break, A.Continue, A.Fallthrough)):
+            # a `fallthrough` continues into the next body, which is judged on its own
             return False
         if isinstance(s, A.If):
             if s.other is None:
@@ -580,16 +600,53 @@ class Checker:
                 return True
             bodies = [c.body for c in s.cases] + ([s.default] if s.default is not None else [])
             return any(self.can_complete(A.Block(b)) for b in bodies) or any(
-                self._has_break(b) for b in bodies)
+                self._breaks_switch(b) for b in bodies)
         if isinstance(s, A.Assert):
             return True
         return True
 
-    def _has_break(self, stmts):
+    def _breaks_switch(self, stmts):
+        """Whether an unlabelled `break` in these statements leaves the switch that holds them (LS-180)."""
         for x in stmts:
-            if isinstance(x, A.Break) and x.label is None:
+            if isinstance(x, A.Break):
+                if x.label is None:
+                    return True
+            elif isinstance(x, A.Block):
+                if self._breaks_switch(x.stmts):
+                    return True
+            elif isinstance(x, A.If):
+                if self._breaks_switch(x.then.stmts) or (
+                        x.other is not None and self._breaks_switch([x.other])):
+                    return True
+            # a loop or a nested switch takes its own unlabelled breaks; a deferred statement cannot leave
+            if any(self._breaks_switch(b.stmts) for b in self._catch_blocks(x)):
                 return True
         return False
+
+    def _catch_blocks(self, s):
+        """The `catch (e) { ... }` blocks in the expressions of statement ``s`` itself (not of nested blocks)."""
+        out = []
+        todo = []
+        for name in ("value", "init", "expr", "cond", "place", "scrutinee"):
+            v = getattr(s, name, None)
+            if isinstance(v, A.Expr):
+                todo.append(v)
+        if isinstance(s, A.Print):
+            todo.extend(p.expr for p in s.text.parts if isinstance(p, A.Hole))
+        while todo:
+            e = todo.pop()
+            if isinstance(e, A.Catch) and e.block is not None:
+                out.append(e.block)
+            for f in vars(e).values():
+                if isinstance(f, A.Expr):
+                    todo.append(f)
+                elif isinstance(f, list):
+                    for x in f:
+                        if isinstance(x, A.Expr):
+                            todo.append(x)
+                        elif isinstance(x, A.Arg) and isinstance(x.value, A.Expr):
+                            todo.append(x.value)
+        return out
 
     def block(self, b: A.Block, new_scope=True):
         if new_scope:
@@ -625,6 +682,7 @@ class Checker:
         if d.type is None:
             raise unsupported(d.span, "`var` declarations")
         t = self.resolve_type(d.type, allow_runtime_dims=self.fn.kind != "kernel")
+        self.storable(t, d.type.span or d.span)
         d.resolved = t
         if isinstance(t, ArrayType) and any(x is None or isinstance(x, str) and False for x in t.dims):
             raise _err("C2010", d.type.span, "a declared array has known extents")
@@ -689,7 +747,7 @@ class Checker:
         inner = e.operand if isinstance(e, A.Try) else e
         if not isinstance(inner, A.Call):
             raise _err("C4012", s.span, "only calls, assignments, declarations and prints stand as statements")
-        self.expr(e, None)
+        self.expr(e, None, allow_tuple=True)
         if isinstance(e, A.Call) and isinstance(e.ty, ErrorUnionType):
             raise _err("C2040", e.span, "an error union is consumed with try, catch or `_ =`")
         if e.ty not in (VOID, None) and not isinstance(e, A.Try):
@@ -698,7 +756,7 @@ class Checker:
             raise _err("C4011", e.span, "the result of this call is unused; discard it with `_ = ...;`")
 
     def s_Discard(self, s: A.Discard):
-        self.expr(s.value, None, allow_union=True)
+        self.expr(s.value, None, allow_union=True, allow_tuple=True)
         self.fold(s.value)
 
     def s_Print(self, s: A.Print):
@@ -802,21 +860,35 @@ class Checker:
         self.scope = saved
 
     def s_Break(self, s: A.Break):
-        if not self.fn.loops and not self.fn.in_switch:
-            raise _err("C4013", s.span, "`break` outside a loop")
-        if s.label is not None and s.label not in self.fn.loops:
-            raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
+        fn = self.fn
+        if s.label is None and (fn.loops or fn.in_switch):
+            return
+        if s.label is not None and s.label in fn.loops:
+            return
+        if fn.in_defer:
+            raise _err("C4030", s.span, "`break` would leave the deferred statement (LS-187)")
+        if s.label is None:
+            raise _err("C4013", s.span, "`break` outside a loop or switch")
+        raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
 
     def s_Continue(self, s: A.Continue):
-        if not self.fn.loops:
+        fn = self.fn
+        if s.label is None and fn.loops:
+            return
+        if s.label is not None and s.label in fn.loops:
+            return
+        if fn.in_defer:
+            raise _err("C4030", s.span, "`continue` would leave the deferred statement (LS-187)")
+        if s.label is None:
             raise _err("C4013", s.span, "`continue` outside a loop")
-        if s.label is not None and s.label not in self.fn.loops:
-            raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
+        raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
 
     def s_Return(self, s: A.Return):
         rt = self.fn.result
         if self.fn.kind in ("kernel",):
             raise _err("C4012", s.span, "a kernel has no result")
+        if self.fn.in_defer:
+            raise _err("C4030", s.span, "`return` would leave the deferred statement (LS-187)")
         if s.value is None:
             if rt is not VOID and not (isinstance(rt, ErrorUnionType) and rt.value is VOID):
                 raise _err("C2066", s.span, "`return` needs a value of type %s" % rt)
@@ -832,7 +904,7 @@ class Checker:
                 return
             if rt.value is VOID:
                 raise _err("C2066", s.value.span, "an `E!void` function returns no success value")
-            self.expr(v, rt.value)
+            self.expr(v, rt.value, allow_tuple=isinstance(rt.value, TupleType))
             if isinstance(v.ty, ErrorSetType):
                 self.assignable(rt.errset, v, v.span)
                 s.is_error = True
@@ -840,9 +912,7 @@ class Checker:
             self.assignable(rt.value, v, v.span)
             self.fold(v)
             return
-        if isinstance(rt, TupleType):
-            raise unsupported(s.span, "a tuple result")
-        self.expr(s.value, rt)
+        self.expr(s.value, rt, allow_tuple=isinstance(rt, TupleType))
         self.assignable(rt, s.value, s.value.span)
         self.fold(s.value)
 
@@ -862,17 +932,203 @@ class Checker:
     def s_StaticAssert(self, s):
         self.check_static_assert(s)
 
-    def s_Switch(self, s):
-        raise unsupported(s.span, "`switch`")
+    # -------------------------------------------------------------- switch (LS-177 to LS-184)
 
-    def s_Defer(self, s):
-        raise unsupported(s.span, "`defer` and `errdefer`")
+    def s_Switch(self, s: A.Switch):
+        e = s.scrutinee
+        t = self.expr(e, None)
+        if isinstance(t, IntType):
+            s.key_kind = "int"
+        elif isinstance(t, EnumType):
+            s.key_kind = "enum"
+        elif isinstance(t, BoolType):
+            s.key_kind = "bool"
+        elif isinstance(t, ErrorSetType):
+            s.key_kind = "error"
+        else:
+            raise _err("C4026", start_span(e), "a switch tests an integer, an enum, a Bool or an error value, not %s"
+                       % t)
+        self.fold(e)
+        self.flush_pending()
+        table = {}                 # key of one value -> index of its body
+        ranges = []                # (lo, hi, index) of the integer ranges, sorted and disjoint
+        taken = []                 # sorted, disjoint (lo, hi) of every integer item so far
+        n = len(s.cases)
+        bodies = [A.Block(c.body, span=c.span) for c in s.cases]
+        if s.default is not None:
+            bodies.append(A.Block(s.default, span=s.default_span))
+        for k, c in enumerate(s.cases):
+            for it in c.items:
+                if isinstance(it, tuple):
+                    lo_e, hi_e = it
+                    if s.key_kind != "int":
+                        raise _err("C2103", start_span(lo_e), "a case range needs an integer scrutinee, not %s" % t)
+                    lo = self.case_const(lo_e, t)
+                    hi = self.case_const(hi_e, t)
+                    if lo > hi:
+                        raise _err("C4024", start_span(lo_e), "the case range %d..=%d is empty" % (lo, hi))
+                    span = start_span(lo_e)
+                else:
+                    v = self.case_const(it, t)
+                    span = start_span(it)
+                    if s.key_kind == "int":
+                        lo = hi = v
+                    else:
+                        key = self.case_key(s.key_kind, v, t, span)
+                        if key in table:
+                            raise _err("C4021", span, "this case item repeats an earlier one (LS-181)")
+                        table[key] = k
+                        continue
+                # integer items: reject any overlap with the items before
+                i = bisect.bisect_left(taken, (lo, lo))
+                if (i < len(taken) and taken[i][0] <= hi) or (i > 0 and taken[i - 1][1] >= lo):
+                    raise _err("C4021", span, "this case item overlaps an earlier one (LS-181)")
+                taken.insert(i, (lo, hi))
+                if lo == hi:
+                    table[lo] = k
+                else:
+                    ranges.append((lo, hi, k))
+            self.case_body(bodies[k], k + 1 < len(bodies))
+        if s.default is not None:
+            self.case_body(bodies[n], False)
+        # LS-182: exhaustive by `default`, or by covering every value of the type
+        exhaustive = s.default is not None
+        if not exhaustive:
+            if s.key_kind == "int":
+                exhaustive = self._covers(taken, t.min, t.max)
+            elif s.key_kind == "enum":
+                exhaustive = all(v in table for v in t.members.values())
+            elif s.key_kind == "bool":
+                exhaustive = True in table and False in table
+            else:
+                exhaustive = all(v in table for v in t.values)
+        if not exhaustive:
+            raise _err("C4020", s.span, "this switch does not cover every value of %s and has no `default` (LS-182)"
+                       % t, help="add the missing cases or a `default:` clause")
+        ranges.sort()
+        s.exhaustive = True
+        s.table = table
+        s.ranges = ranges
+        s.range_los = [r[0] for r in ranges]
+        s.bodies = bodies
+        s.default_index = n if s.default is not None else None
 
-    def s_Destructure(self, s):
-        raise unsupported(s.span, "tuple destructuring")
+    @staticmethod
+    def _covers(intervals, lo, hi):
+        """Whether sorted, disjoint integer intervals cover every integer of ``lo..=hi``."""
+        nxt = lo
+        for a, b in intervals:
+            if a > nxt:
+                return False
+            if b >= nxt:
+                nxt = b + 1
+            if nxt > hi:
+                return True
+        return nxt > hi
+
+    def case_const(self, e, t):
+        """A case item: a constant expression typed by the scrutinee's type (LS-56 rule 6, LS-177)."""
+        self.expr(e, t)
+        if e.ty != t and not (isinstance(t, ErrorSetType) and isinstance(e.ty, ErrorSetType)):
+            raise _err("C2001", start_span(e), "a case item has the scrutinee's type %s, not %s" % (t, e.ty))
+        self.fold(e)
+        self.flush_pending()
+        if e.cval is NOTCONST:
+            raise _err("C6004", start_span(e), "a case item is a constant expression (LS-177)")
+        return e.cval
+
+    def case_key(self, kind, v, t, span):
+        if kind == "enum":
+            return v.value
+        if kind == "bool":
+            return bool(v)
+        key = (v.set, v.name)
+        if t.tag_of(key) is None:
+            raise _err("C2001", span, "%s.%s is not a value of %s" % (v.set.rsplit(".", 1)[-1], v.name, t))
+        return key
+
+    def case_body(self, body: A.Block, has_next):
+        """Each case body is its own scope (LS-183); `fallthrough;` may end it when a body follows (LS-178)."""
+        fn = self.fn
+        saved_ft = fn.ft_ok
+        last = body.stmts[-1] if body.stmts else None
+        fn.ft_ok = last if has_next and isinstance(last, A.Fallthrough) else None
+        fn.in_switch += 1
+        try:
+            self.block(body, new_scope=True)
+        finally:
+            fn.in_switch -= 1
+            fn.ft_ok = saved_ft
 
     def s_Fallthrough(self, s):
-        raise unsupported(s.span, "`fallthrough`")
+        if self.fn.ft_ok is s:
+            return
+        raise _err("C4014", s.span, "`fallthrough;` is the last statement of a case body that another body follows "
+                   "(LS-178)")
+
+    # -------------------------------------------------------------- defer and errdefer (LS-185 to LS-189)
+
+    def s_Defer(self, s: A.Defer):
+        fn = self.fn
+        if s.is_err:
+            ok = fn.in_defer == 0 and (fn.kind == "test" or (fn.kind == "func" and isinstance(fn.result,
+                                                                                             ErrorUnionType)))
+            if not ok:
+                where = ("inside a deferred statement" if fn.in_defer else
+                         "in a %s whose result is not an error union" % ("script" if fn.kind == "script" else
+                                                                         fn.kind if fn.kind == "kernel"
+                                                                         else "function"))
+                raise _err("C4031", s.span, "no error can leave here (%s), so this `errdefer` could never run "
+                           "(LS-322)" % where)
+        saved = (fn.loops, fn.in_switch, fn.ft_ok)
+        fn.loops, fn.in_switch, fn.ft_ok = [], 0, None
+        fn.in_defer += 1
+        try:
+            self.stmt(s.stmt)
+        finally:
+            fn.in_defer -= 1
+            fn.loops, fn.in_switch, fn.ft_ok = saved
+
+    # -------------------------------------------------------------- tuples (LS-98 to LS-101)
+
+    def s_Destructure(self, s: A.Destructure):
+        if s.declare:
+            typed = [b for b in s.binds if b.type is not None]
+            if not typed:
+                raise unsupported(s.span, "`var` declarations")
+            for b in s.binds:
+                if b.type is None and b.name is not None:
+                    raise unsupported(b.span, "a destructuring that mixes declared and existing names")
+        places = []
+        if not s.declare:
+            for b in s.binds:
+                places.append(self.place(b.place) if b.place is not None else None)
+        v = s.value
+        t = self.expr(v, None, allow_tuple=True)
+        if not isinstance(t, TupleType):
+            raise _err("C2001", start_span(v), "a destructuring takes a tuple result, not %s (LS-98)" % t)
+        if len(t.items) != len(s.binds):
+            raise _err("C2001", start_span(v), "%s has %d elements; the destructuring names %d"
+                       % (t, len(t.items), len(s.binds)))
+        self.fold(v)
+        if s.declare:
+            for b, et in zip(s.binds, t.items):
+                b.sym = None
+                if b.name is None:
+                    continue
+                bt = self.resolve_type(b.type)
+                if bt != et:
+                    raise _err("C2001", b.type.span or b.span, "expected %s, found %s: a destructuring declares "
+                               "each element's type exactly (LS-99)" % (et, bt))
+                sym = Symbol("local", b.name, bt, decl=b, mutable=True, span=b.span)
+                self.declare(self.scope, b.name, sym, b.span)
+                b.sym = sym
+        else:
+            for b, pt, et in zip(s.binds, places, t.items):
+                if pt is None:
+                    continue
+                probe = A.Name("_", ty=et, span=b.span)
+                self.assignable(pt, probe, start_span(b.place))
 
     def s_Reduce(self, s):
         raise unsupported(s.span, "`reduce` in a kernel")
@@ -973,13 +1229,16 @@ class Checker:
                 e.callee.ident in ("rotl", "rotr", "isqrt_round") or self.is_untyped(args[1]))
         return False
 
-    def expr(self, e, expected: Optional[Type], allow_union=False) -> Type:
+    def expr(self, e, expected: Optional[Type], allow_union=False, allow_tuple=False) -> Type:
         """Type ``e`` in context ``expected`` (used only by untyped expressions); returns e.ty."""
         meth = getattr(self, "e_" + type(e).__name__)
         t = meth(e, expected)
         e.ty = t
         if isinstance(t, ErrorUnionType) and not allow_union and not isinstance(e, (A.Try, A.Catch)):
             raise _err("C2040", e.span, "an error union is consumed with `try`, `catch` or `_ =`")
+        if isinstance(t, TupleType) and not allow_tuple:
+            raise _err("C2041", start_span(e), "a tuple result is consumed by destructuring: "
+                       "`(T a, T b) = ...;` (LS-98, LS-101)")
         return t
 
     def lit_type(self, expected):
@@ -1349,12 +1608,22 @@ class Checker:
         return ArrayType(expected.elem, dims)
 
     def e_TupleExpr(self, e, expected):
-        raise unsupported(e.span, "a tuple value")
+        if not isinstance(expected, TupleType):
+            raise _err("C2041", e.span, "a tuple is written only where a tuple result is returned: "
+                       "`return (a, b);` (LS-98, LS-101)")
+        if len(e.items) != len(expected.items):
+            raise _err("C2001", e.span, "expected %s, found a tuple of %d elements" % (expected, len(e.items)))
+        for x, t in zip(e.items, expected.items):
+            self.expr(x, t)
+            self.assignable(t, x, x.span)
+        return expected
 
     def e_Try(self, e: A.Try, expected):
         if self.fn.kind == "kernel":
             raise _err("C5022", e.span, "a kernel cannot use `try`")
-        t = self.expr(e.operand, None, allow_union=True)
+        if self.fn.in_defer:
+            raise _err("C4030", e.span, "`try` would leave the deferred statement (LS-187, LS-320)")
+        t = self.expr(e.operand, None, allow_union=True, allow_tuple=True)
         if not isinstance(t, ErrorUnionType):
             raise _err("C2043", e.span, "`try` applies to a call that returns an error union")
         if self.fn.kind == "test":
@@ -1365,7 +1634,7 @@ class Checker:
         return t.value
 
     def e_Catch(self, e: A.Catch, expected):
-        t = self.expr(e.operand, None, allow_union=True)
+        t = self.expr(e.operand, None, allow_union=True, allow_tuple=True)
         if not isinstance(t, ErrorUnionType):
             raise _err("C2043", e.span, "`catch` applies to a call that returns an error union")
         if e.block is not None:
@@ -1381,7 +1650,7 @@ class Checker:
             if self.can_complete(e.block):
                 raise _err("C4002", e.span, "a `catch` block must leave: end it with return, break or continue")
         else:
-            self.expr(e.value, t.value)
+            self.expr(e.value, t.value, allow_tuple=isinstance(t.value, TupleType))
             if t.value is not VOID:
                 self.assignable(t.value, e.value, e.value.span)
             self.fold(e.value)
@@ -1698,6 +1967,11 @@ class Checker:
                 raise _err("C2001", args[1].span, "a rotation count is an integer")
             e.T = T
             return T
+        if name == "divmod":
+            want(2)
+            T = unify(args, None, (IntType,))
+            e.T = T
+            return TupleType((T, T))
         if name == "mul_full":
             want(2)
             T = unify(args, None, (IntType,))
@@ -1900,7 +2174,7 @@ class Checker:
             return [e.base] + [i for i in e.items if isinstance(i, A.Expr)]
         if isinstance(e, A.Member):
             return [e.base]
-        if isinstance(e, A.ArrayLit):
+        if isinstance(e, (A.ArrayLit, A.TupleExpr)):
             return list(e.items)
         if isinstance(e, (A.Try,)):
             return [e.operand]

@@ -12,6 +12,7 @@ The same expression evaluator serves compile-time evaluation
 """
 from __future__ import annotations
 
+import bisect
 from typing import Callable, List, Optional
 
 from . import ast as A
@@ -39,15 +40,21 @@ class _Continue(Exception):
 
 
 class _Return(Exception):
-    def __init__(self, value):
+    def __init__(self, value, is_err=False):
         self.value = value
+        self.is_err = is_err      # `return .name;`: an error exit, which runs `errdefer` (LS-189)
 
 
 class _ErrorProp(Exception):
-    """An error leaving a function by `try` propagation."""
+    """An error leaving a function (or a test block) by `try` propagation."""
 
-    def __init__(self, err: ErrorValue):
+    def __init__(self, err: ErrorValue, errset=None):
         self.err = err
+        self.errset = errset      # the static error set of the operand of `try`
+
+
+class _Fallthrough(Exception):
+    """`fallthrough;` at the end of a case body (LS-178)."""
 
 
 def zero_value(t: Type):
@@ -213,6 +220,10 @@ class Evaluator:
             return v
         return v.fields[e.name]
 
+    def x_TupleExpr(self, e, env):
+        # a tuple value is a Python list, never a tuple: error unions use ("ok", v) / ("err", e)
+        return [copy_value(self.eval(x, env)) for x in e.items]
+
     def x_ArrayLit(self, e, env):
         vals = [self.eval(x, env) for x in e.items]
         t = e.ty
@@ -318,6 +329,8 @@ class Evaluator:
                 return M.uabs(T, vals[0])[1]
             if name == "mul_full":
                 return M.mul_full(T, vals[0], vals[1])[1]
+            if name == "divmod":
+                return list(M.divmod_(T, vals[0], vals[1]))
             if name == "muldiv":
                 return M.muldiv(e.R, T, vals[0], vals[1], vals[2], e.mode)
             if name in ("rotl", "rotr"):
@@ -505,6 +518,10 @@ class Context(Evaluator):
                 value = self.enter_function(target, list(args), target.decl.span, entry=True)
             elif kind == "test":
                 value = self.enter_body(target.body, target.span)
+                if isinstance(value, _ErrorProp):
+                    # an error left the test block by `try` (LS-315)
+                    return Outcome("error", error=(value.errset, value.err), fuel=self.fuel,
+                                   stdout=b"".join(self.out_buf))
             else:
                 value = self.enter_body(A.Block(self.p.script), self.p.script_span)
         except EntryFault as ef:
@@ -533,6 +550,8 @@ class Context(Evaluator):
             self.block(body, env)
         except _Return:
             pass
+        except _ErrorProp as ep:
+            return ep
         return None
 
     def enter_function(self, info, args, call_span, entry=False):
@@ -724,8 +743,43 @@ class Context(Evaluator):
         return env[sym]
 
     def block(self, b, env):
-        for s in b.stmts:
-            getattr(self, "s_" + type(s).__name__)(s, env)
+        has_defer = getattr(b, "has_defer", None)
+        if has_defer is None:
+            has_defer = b.has_defer = any(type(s) is A.Defer for s in b.stmts)
+        if not has_defer:
+            for s in b.stmts:
+                getattr(self, "s_" + type(s).__name__)(s, env)
+            return
+        # LS-185: deferred statements are scheduled as reached and run in reverse order at every exit of the
+        # block except a fault (LS-188); `errdefer` only when an error leaves (LS-189).
+        pending = []
+        try:
+            for s in b.stmts:
+                if type(s) is A.Defer:
+                    pending.append(s)
+                else:
+                    getattr(self, "s_" + type(s).__name__)(s, env)
+        except _Return as r:
+            self.run_deferred(pending, env, r.is_err)
+            raise
+        except _ErrorProp:
+            self.run_deferred(pending, env, True)
+            raise
+        except (_Break, _Continue, _Fallthrough):
+            self.run_deferred(pending, env, False)
+            raise
+        self.run_deferred(pending, env, False)
+
+    def run_deferred(self, pending, env, error_exit):
+        """Run the deferred statements of a block, latest first; no fuel of their own (LS-317)."""
+        for d in reversed(pending):
+            if d.is_err and not error_exit:
+                continue
+            st = d.stmt
+            getattr(self, "s_" + type(st).__name__)(st, env)
+
+    def s_Defer(self, s, env):
+        raise AssertionError("a deferred statement is scheduled by its block")
 
     def s_Block(self, s, env):
         self.block(s, env)
@@ -968,8 +1022,71 @@ class Context(Evaluator):
             raise _Return(None)
         v = self.eval(s.value, env)
         if getattr(s, "is_error", False):
-            raise _Return(("err", v))
+            raise _Return(("err", v), True)
         raise _Return(copy_value(v))
+
+    # -------------------------------------------------------------- switch (LS-177 to LS-184)
+
+    def s_Switch(self, s, env):
+        v = self.eval(s.scrutinee, env)
+        kind = s.key_kind
+        if kind == "int":
+            key = v
+        elif kind == "enum":
+            key = v.value
+        elif kind == "bool":
+            key = bool(v)
+        else:
+            key = (v.set, v.name)
+        k = s.table.get(key)
+        if k is None:
+            if s.ranges:
+                i = bisect.bisect_right(s.range_los, key) - 1
+                if i >= 0 and s.ranges[i][1] >= key:
+                    k = s.ranges[i][2]
+            if k is None:
+                k = s.default_index
+        bodies = s.bodies
+        while True:
+            try:
+                self.block(bodies[k], env)
+                return
+            except _Fallthrough:
+                k += 1
+            except _Break as b:
+                if b.label is None:
+                    return
+                raise
+
+    def s_Fallthrough(self, s, env):
+        raise _Fallthrough()
+
+    # -------------------------------------------------------------- tuples (LS-98 to LS-101)
+
+    def s_Destructure(self, s, env):
+        if s.declare:
+            vals = self.eval(s.value, env)
+            for b, v in zip(s.binds, vals):
+                if b.sym is not None:
+                    env[b.sym] = copy_value(v)
+            return
+        # LS-100: the places are evaluated and checked left to right before the right-hand side
+        refs = [self.place_ref(b.place, env) if b.place is not None else None for b in s.binds]
+        vals = self.eval(s.value, env)
+        for b, ref, v in zip(s.binds, refs, vals):
+            if ref is None:
+                continue
+            setter, getter = ref
+            if isinstance(b.place.ty, ArrayType):
+                cur = getter()
+                if tuple(cur.shape) != tuple(v.shape):
+                    k = next(i for i, (x, y) in enumerate(zip(cur.shape, v.shape)) if x != y)
+                    self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, v.shape[k])], None,
+                                            (I64, cur.shape[k])), s.span)
+                for i, j in zip(cur.indices(), v.indices()):
+                    cur.set(i, copy_value(v.get(j)))
+            else:
+                setter(copy_value(v))
 
     def s_Assert(self, s, env):
         c = s.cond
@@ -996,7 +1113,7 @@ class Context(Evaluator):
     def x_Try(self, e, env):
         r = self.eval(e.operand, env)
         if r[0] == "err":
-            raise _ErrorProp(r[1])
+            raise _ErrorProp(r[1], e.operand.ty.errset)
         return r[1]
 
     def x_Catch(self, e, env):
