@@ -43,9 +43,10 @@ def literal(rnd, t):
 
 
 class Gen:
-    def __init__(self, rnd: random.Random):
+    def __init__(self, rnd: random.Random, wide=True):
         self.rnd = rnd
         self.n = 0
+        self.types = INT_TYPES if wide else [t for t in INT_TYPES if WIDTH[t] <= 64]
 
     def fresh(self, stem="v"):
         self.n += 1
@@ -73,7 +74,7 @@ class Gen:
             count = str(r.choice([0, 1, 3, WIDTH[t] - 1, WIDTH[t], -1, r.randint(0, WIDTH[t] - 1)]))
             return "(%s %s %s)" % (self.expr(t, names, depth + 1), op, count)
         if k < 0.75:
-            src = r.choice(INT_TYPES)
+            src = r.choice(self.types)
             form = r.choice(["as", "as%"])
             return "(%s %s %s)" % (self.expr(src, names, depth + 1), form, t)
         if k < 0.82:
@@ -92,7 +93,7 @@ class Gen:
         return literal(r, t)
 
     def cond(self, names, depth=0):
-        t = self.rnd.choice(INT_TYPES)
+        t = self.rnd.choice(self.types)
         return "(%s %s %s)" % (self.expr(t, names, depth + 1), self.rnd.choice(CMPS), self.expr(t, names, depth + 1))
 
     def digest(self, names):
@@ -112,7 +113,7 @@ class Gen:
         for _ in range(r.randint(1, 4)):
             k = r.random()
             if k < 0.4 or not names:
-                t = r.choice(INT_TYPES)
+                t = r.choice(self.types)
                 n = self.fresh()
                 lines.append("%s%s %s = %s;" % (pad, t, n, self.expr(t, names)))
                 names[n] = t
@@ -145,13 +146,13 @@ class Gen:
             body = self.expr(t, {"a": t, "b": t})
             lines += ["kernel k[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
                       "    %s a = xs[j];" % t, "    %s b = s;" % t, "    ys[j] = %s;" % body, "}", ""]
-        helper_t = r.choice(INT_TYPES)
+        helper_t = r.choice(self.types)
         hn = {"p": helper_t, "q": helper_t}  # the helper's body uses only its parameters
         lines += ["%s h(%s p, %s q) {" % (helper_t, helper_t, helper_t), "    return %s;" % self.expr(helper_t, hn),
                   "}", ""]
         lines.append("export I64 run() {")
         names = {}
-        for t0 in r.sample(INT_TYPES, 3):
+        for t0 in r.sample(self.types, 3):
             n0 = self.fresh()
             lines.append("    %s %s = %s;" % (t0, n0, literal(r, t0)))
             names[n0] = t0
@@ -171,8 +172,10 @@ class Gen:
         return "\n".join(lines) + "\n"
 
 
-def program(rnd: random.Random):
-    """(source, fuel): a generated program and a fuel allowance (None for unbounded, sometimes small)."""
-    src = Gen(rnd).program()
+def program(rnd: random.Random, wide=True):
+    """(source, fuel): a generated program and a fuel allowance (None for unbounded, sometimes small).
+
+    ``wide=False`` keeps to I8..U64 (what every executor implements today)."""
+    src = Gen(rnd, wide).program()
     fuel = rnd.choice([None, None, None, rnd.randint(0, 30)])
     return src, fuel

@@ -43,15 +43,23 @@ def outcome_text(src: str, fuel, executor: str, tmp: Path, seed: int) -> str:
 @pytest.mark.parametrize("chunk", range((COUNT + CHUNK - 1) // CHUNK))
 def test_generated_programs_agree(chunk, tmp_path):
     exes = executors()
+    compared = {}
     for seed in range(chunk * CHUNK, min(COUNT, (chunk + 1) * CHUNK)):
-        src, fuel = program(random.Random(seed))
+        src, fuel = program(random.Random(seed), wide=(seed % 3 == 0))
         ref = outcome_text(src, fuel, "ref", tmp_path, seed)
         again = outcome_text(src, fuel, "ref", tmp_path, seed)
         assert ref == again, "the reference executor is not deterministic on seed %d" % seed
         for exe in exes[1:]:
             got = outcome_text(src, fuel, exe, tmp_path, seed)
+            if "\noutcome refused\nrefused.reason cpu-c17:" in got:
+                continue      # a construct this executor does not implement yet (docs/status.md)
+            compared[exe] = compared.get(exe, 0) + 1
             assert got == ref, "seed %d: %s differs from ref\n--- program\n%s--- ref\n%s--- %s\n%s" % (
                 seed, exe, src, ref, exe, got)
+    for exe in exes[1:]:
+        # most generated programs must be within what every executor implements
+        assert compared.get(exe, 0) >= CHUNK // 3, "only %d of %d programs ran on %s" % (
+            compared.get(exe, 0), CHUNK, exe)
 
 
 def test_generator_is_deterministic_and_varied():

@@ -38,3 +38,26 @@ def test_listed_cases_exist():
     known = {v.case_id for v in VARIANTS}
     stale = sorted(set(LISTED) - known)
     assert not stale, f"upstream-listed.txt names cases that do not exist: {stale}"
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [pytest.param(v, id=v.case_id, marks=pytest.mark.clause(*clause_tags(v.header.clause), "SPEC-03P.1 4"))
+     for v in VARIANTS],
+)
+def test_upstream_case_cpu(variant):
+    """The same case on the executor cpu-c17 (issue 3 item 6): it agrees with the frozen outcome, or the
+    backend refuses a construct it does not implement yet (skipped, with the construct named)."""
+    if variant.case_id in LISTED or not variant.expect_path.exists():
+        pytest.skip("listed for the reference executor")
+    from cint_compiler.expect import compare_expect, expect_format, parse_expect
+    from cint_compiler.outcome import expect_text
+    expected = variant.expect_path.read_text(encoding="ascii")
+    h = variant.header
+    got = expect_text(variant.ci_path, ROOT, case_id=variant.case_id, clause=h.clause, entry=variant.entry,
+                      args=h.args, fuel=h.fuel, depth=h.depth, fmt=expect_format(parse_expect(expected)),
+                      executor="cpu")
+    if "\noutcome refused\nrefused.reason cpu-c17:" in got:
+        pytest.skip(got.split("refused.reason ", 1)[1].strip())
+    diff = compare_expect(expected, got)
+    assert diff is None, diff

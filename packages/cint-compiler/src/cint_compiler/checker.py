@@ -44,7 +44,7 @@ OTHER_BUILTINS = {"uabs", "div_round", "muldiv", "mul_full", "isqrt_round", "rot
                   "random", "format", "utf8", "embed", "to_device", "to_host", "sign", "rescale3",
                   "rescale3_rem", "shl3", "tdot"}
 BUILTIN_NAMES = set(SCALAR_T_BUILTINS) | RESULT_BUILTINS | REDUCTIONS | OTHER_BUILTINS
-UNSUPPORTED_BUILTINS = {"extent", "size", "lower", "copy", "fill", "equal", "swap", "transpose", "reverse",
+UNSUPPORTED_BUILTINS = {"swap",
                         "reshape", "wrap_bits", "random", "format", "utf8", "embed", "to_device", "to_host",
                         "sign", "rescale3", "rescale3_rem", "shl3", "tdot"}
 
@@ -105,6 +105,8 @@ class Program:
     script_span: Optional[Span]
     types: Dict[str, Type]
     has_main: bool = False
+    decls: Dict[str, "Symbol"] = field(default_factory=dict)   # the module's own top-level names
+    exported: set = field(default_factory=set)                 # those of them declared `export` (LS-227)
 
 
 def _err(code, span, msg, **kw):
@@ -161,8 +163,11 @@ class FnCtx:
 
 
 class Checker:
-    def __init__(self, module: A.Module):
+    def __init__(self, module: A.Module, modules: Optional[Dict[str, Program]] = None):
         self.m = module
+        self.modules = modules if modules is not None else {}   # checked modules by path, for imports
+        self.selected = set()          # names bound by `import a.b.{X, y};` (LS-228: C3002 on collision)
+        self._tok_index = None         # (line, column) -> token index, for the parts of qualified names
         self.path = module.path
         self.modname = module.name
         self.top = Scope()
@@ -180,14 +185,15 @@ class Checker:
         if name in BUILTIN_NAMES or name in ("Round",):
             raise _err("C3001", span, "`%s` is a built-in function (LS-145) and cannot be declared again" % name,
                        help="choose another name")
+        if name in self.selected:
+            raise _err("C3002", span, "`%s` is a name selected by an import (LS-228)" % name)
         if scope.lookup(name) is not None or (scope is not self.top and self.top.lookup(name) is not None):
             raise _err("C3001", span, "`%s` is already declared" % name)
         scope.names[name] = sym
 
     def run(self) -> Program:
         m = self.m
-        if m.imports:
-            raise unsupported(m.imports[0].span, "`import`")
+        self.bind_imports()
         items = m.items
         stmts = [it for it in items if isinstance(it, A.Stmt) and not isinstance(it, A.StaticAssert)]
         is_script = bool(stmts)
@@ -250,8 +256,85 @@ class Checker:
             self.flush_pending()
             self.fn = None
             self.scope = self.top
+        decls = {}
+        exported = set()
+        for it in items:
+            if isinstance(it, A.Decl) and not isinstance(it, A.TestDecl) and it.name in self.top.names:
+                decls[it.name] = self.top.names[it.name]
+                if it.exported:
+                    exported.add(it.name)
         return Program(m, self.globals, self.functions, self.kernels, tests, script, script_span, self.types,
-                       has_main)
+                       has_main, decls, exported)
+
+    # ------------------------------------------------------------------ imports (SPEC-04 section 11)
+
+    def bind_imports(self):
+        """Bind each import's alias (its last path segment unless `as` names one), or its selected names."""
+        for d in self.m.imports:
+            prog = self.modules[d.target]
+            if prog.script is not None:
+                raise _err("C3010", d.span, "module %s is a script (it has top-level statements); a script "
+                           "cannot be imported" % prog.module.name)
+            if d.selected is None:
+                name = d.alias or d.path[-1]
+                span = getattr(d, "name_span", None) or d.span
+                self.declare(self.top, name, Symbol("module", name, info=prog, span=span), span)
+                continue
+            spans = getattr(d, "selected_spans", None) or [d.span] * len(d.selected)
+            for n, sp in zip(d.selected, spans):
+                sym = self.imported(prog, n, sp, "C3005")
+                if n in self.top.names:
+                    raise _err("C3002", sp, "the selected name `%s` is already bound in this module (LS-228)" % n)
+                self.declare(self.top, n, sym, sp)
+                self.selected.add(n)
+
+    def imported(self, prog: Program, name, span, missing="C3005"):
+        """The declaration ``name`` of an imported module: C3005 (C3006 for a type) if it has none, C3008
+        if it does not export it (LS-227).  Imports are not transitive: a module's own imports are not
+        among its declarations."""
+        sym = prog.decls.get(name)
+        if sym is None:
+            raise _err(missing, span, "module %s has no declaration named `%s`" % (prog.module.name, name))
+        if name not in prog.exported:
+            raise _err("C3008", span, "`%s` is private to module %s; only `export` declarations are visible "
+                       "to importers (LS-227)" % (name, prog.module.name),
+                       help="add `export` to its declaration in %s" % prog.module.path)
+        return sym
+
+    def qualified(self, e):
+        """The symbol that ``alias.name`` names, or None when ``e`` is not a name of an imported module."""
+        if not (isinstance(e, A.Member) and isinstance(e.base, A.Name)):
+            return None
+        base = self.scope.lookup(e.base.ident)
+        if base is None or base.kind != "module":
+            return None
+        e.base.ref = base
+        sym = self.imported(base.info, e.name, e.span)
+        e.ref = sym
+        return sym
+
+    def foreign(self, root):
+        """Whether the name ``root`` reaches a declaration of an imported module: an alias, or a selected
+        name.  Whether an importer may assign a module variable of another module is open (LS-227): we refuse."""
+        return isinstance(root, A.Name) and getattr(root, "ref", None) is not None and (
+            root.ref.kind == "module" or (root.ident in self.selected and root.ref is self.top.names.get(root.ident)))
+
+    def part_span(self, te, k):
+        """The position of the ``k``-th part of the qualified type name ``te`` (``vec.V3``: 0 ``vec``, 1 ``V3``)."""
+        if k == 0 or te.span is None:
+            return te.span
+        if self._tok_index is None:
+            from .lexer import lex
+            try:
+                self._toks = lex(self.m.source.encode("utf-8"), self.path)[1]
+            except CompileError:
+                self._toks = []
+            self._tok_index = {(t.line, t.col): i for i, t in enumerate(self._toks)}
+        i = self._tok_index.get((te.span.line, te.span.column))
+        if i is None or i + 2 * k >= len(self._toks):
+            return te.span
+        t = self._toks[i + 2 * k]
+        return Span(self.path, t.line, t.col)
 
     def _first_span(self, decl: A.VarDecl):
         return getattr(decl, "stmt_span", None) or decl.type.span if decl.type is not None else decl.span
@@ -339,6 +422,12 @@ class Checker:
             t.fields.append((f.name, ft, None))
         self._check_no_self(t, t, d.span)
 
+    @staticmethod
+    def _extent_names(te, name):
+        """Whether the parameter type ``te`` names the size parameter ``name`` as an extent (LS-117)."""
+        return isinstance(te, A.ArrayTypeExpr) and any(
+            dm.expr is not None and isinstance(dm.expr, A.Name) and dm.expr.ident == name for dm in te.dims)
+
     def _check_no_self(self, root, t, span, seen=None):
         for _, ft, _ in t.fields:
             inner = ft.elem if isinstance(ft, ArrayType) else ft
@@ -360,8 +449,14 @@ class Checker:
         self.declare(self.top, d.name, sym, d.span)
         # parameters need size symbols in scope for their types
         sc = Scope(self.top)
-        for s in sizes:
-            self.declare(sc, s.name, s, d.span)
+        size_spans = getattr(d, "size_param_spans", None) or [d.span] * len(sizes)
+        for s, sp in zip(sizes, size_spans):
+            self.declare(sc, s.name, s, sp)
+        if not is_kernel:
+            for s, sp in zip(sizes, size_spans):
+                if not any(self._extent_names(p.type, s.name) for p in d.params):
+                    raise _err("C2065", sp, "size parameter `%s` is bound by no view parameter; name it as an "
+                               "extent of one, such as `in I64[%s] xs`" % (s.name, s.name))
         saved = self.scope
         self.scope = sc
         try:
@@ -457,7 +552,7 @@ class Checker:
                     raise _err("C2005", te.span, "%s is not a fixed-point type: i + f is 8, 16, 32 or 64 and i >= 1" % text)
                 return ft
             if len(te.parts) > 1:
-                raise unsupported(te.span, "a qualified type name")
+                return self.qualified_type(te)
             sym = self.scope.lookup(text) or self.top.lookup(text)
             if text == "ArithError":
                 return ARITH_ERROR
@@ -520,6 +615,23 @@ class Checker:
         if isinstance(te, A.VoidTypeExpr):
             return VOID
         raise _err("C1050", te.span, "not a type")
+
+    def qualified_type(self, te) -> Type:
+        """``alias.Name``: an exported type of an imported module (LS-225, LS-227)."""
+        head = te.parts[0]
+        base = self.scope.lookup(head)
+        if base is None:
+            raise _err("C3006", te.span, "unknown type `%s`: `%s` is not an imported module" % (te.text, head))
+        if base.kind != "module":
+            raise _err("C3007", te.span, "`%s` is not an imported module, so `%s` does not name a type"
+                       % (head, te.text))
+        span = self.part_span(te, 1)
+        sym = self.imported(base.info, te.parts[1], span, "C3006")
+        if len(te.parts) > 2 or sym.kind not in ("struct", "enum", "error", "alias"):
+            raise _err("C3007", span, "`%s.%s` is not a type" % (head, te.parts[1]))
+        if sym.type is None:
+            raise _err("C3006", span, "type `%s` is used before it is complete" % te.text)
+        return sym.type
 
     def storable(self, t, span):
         """Tuples exist only as results, consumed by destructuring (LS-101)."""
@@ -678,7 +790,7 @@ class Checker:
 
     def s_VarDecl(self, d: A.VarDecl):
         if d.mode is not None:
-            raise unsupported(d.span, "a view variable")
+            return self.view_decl(d)
         if d.type is None:
             raise unsupported(d.span, "`var` declarations")
         t = self.resolve_type(d.type, allow_runtime_dims=self.fn.kind != "kernel")
@@ -716,6 +828,8 @@ class Checker:
         if s.op == "=":
             self.expr(s.value, pt)
             self.assignable(pt, s.value, s.value.span)
+            if isinstance(pt, ArrayType):
+                self.copy_alias_static(s.place, s.value, start_span(s.value))
         else:
             op = s.op[:-1]
             if isinstance(pt, (ArrayType, StructType)):
@@ -795,9 +909,11 @@ class Checker:
         return e.span
 
     def loop_body(self, body, label):
+        start = self._view_tick()
         self.fn.loops.append(label)
         self.block(body)
         self.fn.loops.pop()
+        self.views_in_loop(start)
 
     def s_While(self, s: A.While):
         self.cond(s.cond)
@@ -813,11 +929,13 @@ class Checker:
         if s.init is not None:
             self.stmt(s.init)
         self.cond(s.cond)
+        start = self._view_tick()
         self.fn.loops.append(s.label)
         self.block(s.body)
         if s.update is not None:
             self.stmt(s.update)
         self.fn.loops.pop()
+        self.views_in_loop(start)
         self.scope = saved
 
     def s_ForRange(self, s: A.ForRange):
@@ -1144,8 +1262,12 @@ class Checker:
                 raise _err("C2060", e.span, "parameter `%s` cannot be assigned; it is not `inout`" % e.ident)
             if sym.kind == "local" and sym.info == "loopvar":
                 raise _err("C2052", e.span, "the loop variable `%s` is read-only" % e.ident)
+            if self.is_readonly_view(sym):
+                raise _err("C2060", e.span, "view `%s` is read-only: it is declared `in`" % e.ident)
             if sym.kind in ("const", "func", "kernel", "sizeparam", "overvar", "struct", "enum", "error"):
                 raise _err("C2058", e.span, "`%s` is not an assignable place" % e.ident)
+            if self.foreign(e):
+                raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (LS-227)")
             if self.fn.kind == "kernel" and sym.kind == "param":
                 pass
             return e.ty
@@ -1154,22 +1276,33 @@ class Checker:
             root = e.base
             while isinstance(root, (A.Index, A.Member)):
                 root = root.base
+            root = self.view_root(root) or root
+            if isinstance(root, A.Name) and self.is_readonly_view(root.ref):
+                raise _err("C2060", root.span, "view `%s` is read-only: it is declared `in`" % root.ident)
             if isinstance(root, A.Name) and root.ref.kind == "param" and not root.ref.mutable \
                     and root.ref.info != "out":
                 if root.ref.info == "in":
                     raise _err("C2060", root.span, "parameter `%s` is read-only" % root.ident)
             if isinstance(root, A.Name) and root.ref.kind == "const":
                 raise _err("C2058", root.span, "a constant cannot be assigned")
+            if self.foreign(root):
+                raise _err("C2058", root.span, "a module variable of an imported module cannot be assigned (LS-227)")
             return e.ty
         if isinstance(e, A.Member):
             self.expr(e, None)
+            if getattr(e, "mkind", None) == "qname":
+                raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (LS-227)")
             if getattr(e, "mkind", None) != "field":
                 raise _err("C2058", e.span, "not an assignable place")
             root = e.base
             while isinstance(root, (A.Index, A.Member)):
                 root = root.base
+            if self.foreign(root):
+                raise _err("C2058", root.span, "a module variable of an imported module cannot be assigned (LS-227)")
             if isinstance(root, A.Name) and root.ref.kind in ("param", "const") and not root.ref.mutable:
                 raise _err("C2060", root.span, "`%s` cannot be assigned" % root.ident)
+            if isinstance(root, A.Name) and self.is_readonly_view(root.ref):
+                raise _err("C2060", root.span, "view `%s` is read-only: it is declared `in`" % root.ident)
             return e.ty
         if isinstance(e, A.Paren):
             return self.place(e.inner)
@@ -1186,7 +1319,7 @@ class Checker:
             return
         if isinstance(target, ArrayType) and isinstance(t, ArrayType) and target.elem == t.elem \
                 and target.rank == t.rank:
-            self.check_shapes(target, t, span)
+            self.check_shapes(target, t, start_span(e) if isinstance(e, A.Index) else span)
             return
         if isinstance(target, ErrorSetType) and isinstance(t, ErrorSetType):
             if all(target.tag_of(v) for v in t.values):
@@ -1311,10 +1444,15 @@ class Checker:
             raise _err("C4010", e.span, "`%s` is named without a call" % e.ident)
         if sym.kind in ("struct", "enum", "error", "alias"):
             raise _err("C3007", e.span, "`%s` is a type, not a value" % e.ident)
+        if sym.kind == "module":
+            raise _err("C3007", e.span, "`%s` names an imported module, not a value; write `%s.<name>`"
+                       % (e.ident, e.ident))
         if self.fn is not None and self.fn.kind == "kernel" and sym.kind == "global":
             raise _err("C5025", e.span, "a kernel cannot read or write module-level variables")
         if sym.kind == "const":
             e.cval = sym.value
+        if isinstance(sym.info, Checker.ViewInfo):
+            self.view_used(e, sym)
         return sym.type
 
     def _script_local(self, name):
@@ -1507,12 +1645,15 @@ class Checker:
         raise _err("C2007", e.span, "`.%s` needs a context that gives its type" % e.name)
 
     def e_Member(self, e: A.Member, expected):
-        # Enum member or error value: Type.name
-        if isinstance(e.base, A.Name):
-            sym = self.scope.lookup(e.base.ident)
-            if e.base.ident == "ArithError" and sym is None:
+        qsym = self.qualified(e)
+        if qsym is not None:
+            return self.qualified_value(e, qsym)
+        # Enum member or error value: Type.name, or alias.Type.name
+        if isinstance(e.base, A.Name) or self.qualified(e.base) is not None:
+            sym = self.scope.lookup(e.base.ident) if isinstance(e.base, A.Name) else e.base.ref
+            if sym is None and e.base.ident == "ArithError":
                 sym = Symbol("error", "ArithError", ARITH_ERROR)
-            if e.base.ident == "Round" and sym is None:
+            if sym is None and e.base.ident == "Round":
                 if e.name not in ROUND_MODES:
                     raise _err("C3005", e.span, "unknown rounding mode `%s`" % e.name)
                 e.cval = RoundValue(e.name)
@@ -1550,6 +1691,21 @@ class Checker:
             e.mkind = "raw"
             return bt.storage
         raise _err("C3005", e.span, "%s has no member `%s`" % (bt, e.name))
+
+    def qualified_value(self, e: A.Member, sym: Symbol):
+        """``alias.name`` as a value: a constant or a module variable of an imported module."""
+        if sym.kind in ("func", "kernel"):
+            raise _err("C4010", e.span, "`%s.%s` is named without a call" % (e.base.ident, e.name))
+        if sym.kind not in ("const", "global"):
+            raise _err("C3007", e.span, "`%s.%s` is a type, not a value" % (e.base.ident, e.name))
+        if self.fn is not None and self.fn.kind == "kernel" and sym.kind == "global":
+            raise _err("C5025", e.span, "a kernel cannot read or write module-level variables")
+        if sym.kind == "const" and not isinstance(sym.type, ArrayType):
+            e.mkind = "const"
+            e.cval = sym.value
+        else:
+            e.mkind = "qname"      # read like a name (interp: Evaluator.x_Member)
+        return sym.type
 
     def e_TypeMember(self, e: A.TypeMember, expected):
         t = self.resolve_type(e.type)
@@ -1673,11 +1829,15 @@ class Checker:
                 return t
             raise _err("C3005", c.span, "%s has no constructor `%s`" % (t, c.name))
         if isinstance(c, A.Member):
-            raise unsupported(c.span, "a qualified call")
-        if not isinstance(c, A.Name):
+            sym = self.qualified(c)
+            if sym is None:
+                raise unsupported(c.span, "a qualified call")
+            name = "%s.%s" % (c.base.ident, c.name)
+        elif not isinstance(c, A.Name):
             raise _err("C1050", c.span, "not callable")
-        name = c.ident
-        sym = self.scope.lookup(name)
+        else:
+            name = c.ident
+            sym = self.scope.lookup(name)
         if sym is None:
             if name in BUILTIN_NAMES:
                 return self.builtin_call(e, name, expected)
@@ -1703,7 +1863,8 @@ class Checker:
                 if seen_named:
                     raise _err("C2069", a.span or e.span, "a positional argument follows a named one")
                 if pos >= len(params):
-                    raise _err("C2022", e.span, "`%s` takes %d arguments" % (e.callee.ident, len(params)))
+                    raise _err("C2022", start_span(e), "`%s` takes %d arguments" % (self.callee_name(e),
+                                                                                  len(params)))
                 out[pos] = a.value
                 order.append(pos)
                 pos += 1
@@ -1719,11 +1880,18 @@ class Checker:
         e.order = order     # arguments are evaluated in the order written (LS-137)
         for i, v in enumerate(out):
             if v is None:
-                raise _err("C2022", e.span, "`%s` takes %d arguments; `%s` is missing"
-                           % (e.callee.ident, len(params), names[i]))
+                raise _err("C2022", start_span(e), "`%s` takes %d arguments; `%s` is missing"
+                           % (self.callee_name(e), len(params), names[i]))
             if not isinstance(v, A.Expr):
                 raise _err("C2001", v.span or e.span, "a type is not a value")
         return out
+
+    @staticmethod
+    def callee_name(e):
+        c = e.callee
+        if isinstance(c, A.Member) and isinstance(c.base, A.Name):
+            return "%s.%s" % (c.base.ident, c.name)
+        return getattr(c, "ident", "?")
 
     def user_call(self, e, info: FuncInfo):
         if self.fn is not None and self.fn.kind == "kernel":
@@ -1744,6 +1912,15 @@ class Checker:
 
     def arg(self, p: Symbol, a):
         pt = p.type
+        if isinstance(pt, ArrayType) and isinstance(a, A.StrLit) and not a.is_bytes and pt.elem == U8 \
+                and pt.rank == 1 and p.info not in ("inout", "out"):
+            # a string literal binds an `in U8[...]` parameter as a read-only view of its UTF-8 bytes
+            # (SPEC-09 BOOT-02), with its static extent
+            self.expr(a, None)
+            data = b"".join(x.encode("utf-8") if isinstance(x, str) else x for x in a.parts)
+            a.ty = ArrayType(U8, (len(data),))
+            a.as_view = True
+            return
         if isinstance(pt, ArrayType):
             self.expr(a, None)
             if not isinstance(a.ty, ArrayType) or a.ty.elem != pt.elem or a.ty.rank != pt.rank:
@@ -1762,13 +1939,14 @@ class Checker:
         bound = {}
         for p, a in zip(info.params, args):
             if isinstance(p.type, ArrayType) and isinstance(a.ty, ArrayType):
+                aspan = start_span(a) if isinstance(a, A.Index) else a.span      # a slice: its first character
                 for spec, ext in zip(p.type.dims, a.ty.dims):
                     if isinstance(spec, str) and isinstance(ext, int):
                         if spec in bound and bound[spec] != ext:
-                            raise _err("C2012", a.span, "size `%s` is bound to %d and %d" % (spec, bound[spec], ext))
+                            raise _err("C2012", aspan, "size `%s` is bound to %d and %d" % (spec, bound[spec], ext))
                         bound.setdefault(spec, ext)
                     elif isinstance(spec, int) and isinstance(ext, int) and spec != ext:
-                        raise _err("C2012", a.span, "extent %d where %d is expected" % (ext, spec))
+                        raise _err("C2012", aspan, "extent %d where %d is expected" % (ext, spec))
         paths = [self.place_path(a) for a in args]
         for i, (p, a) in enumerate(zip(info.params, args)):
             if p.info not in ("inout", "out") or paths[i] is None:
@@ -1780,6 +1958,13 @@ class Checker:
                 if x[:len(y)] == y or y[:len(x)] == x:
                     later = args[max(i, j)]
                     raise _err("C5010", start_span(later), "a written argument overlaps another argument of the call")
+        for i, (p, a) in enumerate(zip(info.params, args)):
+            if p.info not in ("inout", "out") or not isinstance(a.ty, ArrayType):
+                continue
+            for j, b in enumerate(args):
+                if j != i and isinstance(b.ty, ArrayType) and self.views_overlap_static(a, b):
+                    raise _err("C5010", start_span(args[max(i, j)]), "a written argument shares elements with "
+                               "another argument of the call (LS-121)")
 
     def place_path(self, a):
         """The variable and field path an argument names, when it names a whole variable or field."""
@@ -1799,10 +1984,19 @@ class Checker:
         root = a
         while isinstance(root, (A.Index, A.Member, A.Paren)):
             root = root.base if not isinstance(root, A.Paren) else root.inner
+        root = self.view_root(root) or root
+        span = a.span
+        if isinstance(a, (A.Index, A.Call)):
+            span = start_span(a)          # a slice or a view: its first character (LS-278)
+        if isinstance(root, A.Name) and self.is_readonly_view(root.ref):
+            raise _err("C2067", span, "a read-only view cannot be bound to a writable parameter or view")
         if isinstance(root, A.Name) and root.ref.kind in ("param",) and root.ref.info == "in":
-            raise _err("C2067", a.span, "a read-only argument cannot be bound to a writable parameter")
+            raise _err("C2067", span, "a read-only argument cannot be bound to a writable parameter")
         if isinstance(root, A.Name) and root.ref.kind == "const":
-            raise _err("C2067", a.span, "a constant cannot be bound to a writable parameter")
+            raise _err("C2067", span, "a constant cannot be bound to a writable parameter")
+        if self.foreign(root):
+            raise _err("C2067", a.span, "a module variable of an imported module cannot be bound to a writable "
+                       "parameter (LS-227)")
 
     def dispatch(self, e, info: FuncInfo):
         if self.fn is not None and self.fn.kind == "kernel":
@@ -1811,6 +2005,7 @@ class Checker:
         for p, a in zip(info.params, args):
             self.arg(p, a)
         self.static_entry_checks(e, info, args)
+        self.views_across_dispatch(e, info, args)
         e.kind = "dispatch"
         e.info = info
         e.argv = args
@@ -1870,6 +2065,8 @@ class Checker:
         e.bname = name
         e.argv = args
         n = len(args)
+        if name in self.ARRAY_BUILTINS:
+            return self.array_builtin(e, name, args)
 
         def want(k):
             if n != k:
@@ -2086,17 +2283,402 @@ class Checker:
         if isinstance(e.base, A.Index) and isinstance(e.base.base.ty, ArrayType) and \
                 len(e.base.items) < e.base.base.ty.rank:
             raise _err("C2010", e.span, "write m[i, j], not m[i][j]")
+        view = False
         for it in e.items:
             if isinstance(it, A.SliceItem):
-                raise unsupported(e.span, "slices")
+                view = True
+                self.slice_item(it)
+                continue
             self.expr(it, I64)
             if it.ty != I64:
                 raise _err("C2001", it.span, "an index has type I64, not %s; convert it with `as I64`" % it.ty)
         if len(e.items) > bt.rank:
             raise _err("C2010", e.span, "%d indices for an array of rank %d" % (len(e.items), bt.rank))
-        if len(e.items) < bt.rank:
-            raise unsupported(e.span, "partial indexing")
-        return bt.elem
+        # a slice, or a partial index (LS-65): a view of the remaining dimensions
+        e.view = view or len(e.items) < bt.rank
+        if not e.view:
+            return bt.elem
+        return ArrayType(bt.elem, self.slice_dims(bt, e.items))
+
+    # ------------------------------------------------------------------ views (SPEC-04 4.3, 5.1, 7.6)
+
+    class ViewInfo:
+        """A view variable (LS-106): its permission, the variable whose storage it views, the ordinals of its
+        uses, and the dispatch across which it may no longer be used (LS-253)."""
+
+        __slots__ = ("mode", "root", "declared", "uses", "mark")
+
+        def __init__(self, mode, root, declared):
+            self.mode = mode
+            self.root = root
+            self.declared = declared
+            self.uses = []
+            self.mark = None
+
+    @staticmethod
+    def slice_fill(lo, hi, inclusive, step, lower, ext):
+        """One dimension of a slice (LS-161): the two bounds after omitted ones are filled in, whether they are
+        valid, the index of the first element and the element count."""
+        if step > 0:
+            f = lower if lo is None else lo
+            g = (lower + ext - (1 if inclusive else 0)) if hi is None else hi
+            end = g + 1 if inclusive else g           # exact: `hi` at the I64 maximum stays a bounds fault
+            ok = lower <= f <= end <= lower + ext
+            n = (end - f + step - 1) // step if ok else 0
+        else:
+            f = lower + ext - 1 if lo is None else lo
+            g = (lower if inclusive else lower - 1) if hi is None else hi
+            end = g - 1 if inclusive else g
+            ok = lower - 1 <= end <= f <= lower + ext - 1
+            n = (f - end - step - 1) // -step if ok else 0
+        return f, g, ok, n
+
+    @staticmethod
+    def view_relation(a, b):
+        """`identical`, `disjoint` or `overlap` for two views (origin, shape, strides) of one buffer, by the
+        tests of SPEC-02 A-5 that LS-70 names: T0 (an empty view), T1 (bounding intervals), T2 (the gcd of the
+        strides does not divide the distance of the origins), T3 (exactly the same view)."""
+        from math import gcd
+        (oa, sa, ta), (ob, sb, tb) = a, b
+        if any(x == 0 for x in sa) or any(x == 0 for x in sb):
+            return "disjoint"                                                  # T0
+
+        def interval(o, shape, strides):
+            lo = hi = o
+            for n, s in zip(shape, strides):
+                if s < 0:
+                    lo += (n - 1) * s
+                else:
+                    hi += (n - 1) * s
+            return lo, hi
+
+        la, ha = interval(oa, sa, ta)
+        lb, hb = interval(ob, sb, tb)
+        if ha < lb or hb < la:
+            return "disjoint"                                                  # T1
+        g = 0
+        for shape, strides in ((sa, ta), (sb, tb)):
+            for n, s in zip(shape, strides):
+                if n > 1:
+                    g = gcd(g, abs(s))
+        if g > 1 and (oa - ob) % g != 0:
+            return "disjoint"                                                  # T2
+        if oa == ob and tuple(sa) == tuple(sb) and all(s == t for n, s, t in zip(sa, ta, tb) if n > 1):
+            return "identical"                                                 # T3
+        return "overlap"
+
+    def slice_item(self, it: A.SliceItem):
+        """Type the bounds of one slice position; `by` takes a nonzero constant (C2053)."""
+        for b in (it.lo, it.hi):
+            if b is not None:
+                self.expr(b, I64)
+                if b.ty != I64:
+                    raise _err("C2001", start_span(b), "a slice bound has type I64, not %s; convert it with "
+                               "`as I64`" % b.ty)
+                self.fold(b)
+        if it.step is not None:
+            self.expr(it.step, I64)
+            self.fold(it.step)
+            if it.step.ty != I64 or it.step.cval is NOTCONST or it.step.cval == 0:
+                raise _err("C2053", start_span(it.step), "`by` takes a nonzero constant")
+
+    @staticmethod
+    def _view_dim(d):
+        """An extent a view type can carry: a constant, a size symbol, or `_` (a run-time extent)."""
+        return d if isinstance(d, (int, str)) else None
+
+    def slice_dims(self, bt: ArrayType, items):
+        """The extents of a slice or partial index of ``bt``, where they are known at compile time."""
+        dims = []
+        for d, ext in enumerate(bt.dims):
+            if d >= len(items):
+                dims.append(self._view_dim(ext))
+                continue
+            it = items[d]
+            if not isinstance(it, A.SliceItem):
+                continue
+            step = it.step.cval if it.step is not None else 1
+            lo = it.lo.cval if it.lo is not None else None
+            hi = it.hi.cval if it.hi is not None else None
+            if lo is NOTCONST or hi is NOTCONST:
+                dims.append(None)
+            elif lo is None and hi is None and step == 1:
+                dims.append(self._view_dim(ext))
+            elif isinstance(ext, int):
+                _, _, ok, n = self.slice_fill(lo, hi, it.inclusive, step, 0, ext)
+                dims.append(n if ok else None)
+            elif lo is not None and hi is not None:
+                # the extent is not known: a slice it does not admit faults before its value is used
+                end = hi + (1 if it.inclusive else 0) if step > 0 else hi - (1 if it.inclusive else 0)
+                span = end - lo if step > 0 else lo - end
+                dims.append((span + abs(step) - 1) // abs(step) if span >= 0 else None)
+            else:
+                dims.append(None)
+        return tuple(dims)
+
+    def view_root(self, e):
+        """The variable an array expression views (a Name), through fields, indices, slices, parentheses and
+        `transpose`/`reverse`; None for a value that is not stored in a variable."""
+        while True:
+            if isinstance(e, A.Paren):
+                e = e.inner
+            elif isinstance(e, (A.Index, A.Member)):
+                e = e.base
+            elif isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and \
+                    getattr(e, "bname", None) in ("transpose", "reverse"):
+                e = e.argv[0]
+            elif isinstance(e, A.Name):
+                return e if getattr(e, "ref", None) is not None else None
+            else:
+                return None
+
+    @staticmethod
+    def is_readonly_view(sym):
+        return isinstance(sym.info, Checker.ViewInfo) and sym.info.mode == "in"
+
+    def view_decl(self, d: A.VarDecl):
+        """`in T[_] v = e;` or `inout T[_] v = e;`: a view variable (LS-106); no element is copied."""
+        if d.type is None:
+            raise unsupported(d.span, "`var` declarations")
+        t = self.resolve_type(d.type)
+        self.storable(t, d.type.span or d.span)
+        if not isinstance(t, ArrayType):
+            raise unsupported(d.type.span or d.span, "a view variable of type %s (a view here views an array)" % t)
+        if d.init is None:
+            raise _err("C2050", d.span, "view `%s` needs an initializer: the array it views" % d.name)
+        self.expr(d.init, None)
+        it = d.init.ty
+        if not isinstance(it, ArrayType) or it.elem != t.elem or it.rank != t.rank:
+            raise _err("C2001", start_span(d.init), "expected %s, found %s" % (t, it))
+        root = self.view_root(d.init)
+        if root is None or root.ref.kind not in ("local", "global", "param", "const"):
+            raise _err("C2051", start_span(d.init), "a view views a variable, a parameter, or a part of one; "
+                       "this value does not outlive the statement")
+        if d.mode == "inout":
+            self.require_writable(d.init)
+        dims = []
+        for want, got in zip(t.dims, it.dims):
+            if want is None or want == got:
+                dims.append(self._view_dim(got))
+            elif isinstance(want, int) and isinstance(got, int):
+                raise _err("C2012", start_span(d.init), "the shapes do not agree: %s and %s" % (t, it))
+            else:
+                raise unsupported(d.type.span or d.span, "a view variable whose extent is checked at run time "
+                                  "(declare it `_`)")
+        self.fold(d.init)
+        rsym = root.ref
+        if isinstance(rsym.info, Checker.ViewInfo):
+            rsym = rsym.info.root
+        sym = Symbol("local", d.name, ArrayType(t.elem, tuple(dims)), decl=d, mutable=d.mode == "inout",
+                     span=d.span)
+        sym.info = Checker.ViewInfo(d.mode, rsym, self._view_tick())
+        d.resolved = sym.type
+        d.sym = sym
+        self.declare(self.scope, d.name, sym, d.span)
+
+    def _view_tick(self):
+        n = getattr(self, "_view_ticks", 0) + 1
+        self._view_ticks = n
+        return n
+
+    def view_used(self, e: A.Name, sym):
+        """A use of a view variable: C5011 when a dispatch that writes its array came between (LS-253)."""
+        vi = sym.info
+        if vi.mark is not None:
+            raise _err("C5011", vi.mark, "`%s` views `%s`, which this dispatch writes, and is used after it "
+                       "(LS-253)" % (sym.name, vi.root.name))
+        vi.uses.append(self._view_tick())
+
+    def views_across_dispatch(self, e, info, args):
+        """Mark the view variables in scope that view an `out` or `inout` argument of a dispatch (LS-253)."""
+        written = set()
+        for p, a in zip(info.params, args):
+            if p.info in ("out", "inout"):
+                r = self.view_root(a)
+                if r is not None:
+                    s = r.ref
+                    written.add(id(s.info.root if isinstance(s.info, Checker.ViewInfo) else s))
+        if not written:
+            return
+        marks = getattr(self, "_view_marks", None)
+        if marks is None:
+            marks = self._view_marks = []
+        sc = self.scope
+        tick = self._view_tick()
+        while sc is not None:
+            for s in sc.names.values():
+                if isinstance(s.info, Checker.ViewInfo) and id(s.info.root) in written and s.info.mark is None:
+                    s.info.mark = e.span
+                    marks.append((s, tick))
+            sc = sc.parent
+
+    def views_in_loop(self, start):
+        """After a loop body: a view variable declared before the loop and used in it is live across a dispatch
+        in the body that writes its array (LS-253)."""
+        for s, tick in getattr(self, "_view_marks", None) or ():
+            vi = s.info
+            if tick > start and vi.declared < start and any(u > start for u in vi.uses):
+                raise _err("C5011", vi.mark, "`%s` views `%s`, which this dispatch writes, and is used again in "
+                           "the loop (LS-253)" % (s.name, vi.root.name))
+
+    def static_view(self, e):
+        """(path, origin, shape, strides) of an array expression whose elements are known at compile time,
+        relative to the variable or field ``path`` names; None otherwise."""
+        if isinstance(e, A.Paren):
+            return self.static_view(e.inner)
+        if isinstance(e, A.Index) and getattr(e, "view", False):
+            base = self.static_view(e.base)
+            if base is None:
+                return None
+            path, origin, shape, strides = base
+            out_shape, out_strides = [], []
+            for d, (n, s) in enumerate(zip(shape, strides)):
+                if d >= len(e.items):
+                    out_shape.append(n)
+                    out_strides.append(s)
+                    continue
+                it = e.items[d]
+                if isinstance(it, A.SliceItem):
+                    lo, hi = (self._const_of(b) for b in (it.lo, it.hi))
+                    if lo is NOTCONST or hi is NOTCONST:
+                        return None
+                    step = it.step.cval if it.step is not None else 1
+                    f, _, ok, k = self.slice_fill(lo, hi, it.inclusive, step, 0, n)
+                    if not ok:
+                        return None
+                    origin += f * s if k else 0
+                    out_shape.append(k)
+                    out_strides.append(s * step)
+                else:
+                    i = self._const_of(it)
+                    if i is NOTCONST or i is None or not 0 <= i < n:
+                        return None
+                    origin += i * s
+            return path, origin, tuple(out_shape), tuple(out_strides)
+        if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and \
+                getattr(e, "bname", None) in ("transpose", "reverse"):
+            base = self.static_view(e.argv[0])
+            if base is None:
+                return None
+            path, origin, shape, strides = base
+            if e.bname == "transpose":
+                return path, origin, shape[::-1], strides[::-1]
+            d = e.dim
+            strides = list(strides)
+            if shape[d]:
+                origin += (shape[d] - 1) * strides[d]
+            strides[d] = -strides[d]
+            return path, origin, shape, tuple(strides)
+        path = self.place_path(e)
+        t = e.ty
+        if path is None or not isinstance(t, ArrayType) or not all(isinstance(x, int) for x in t.dims):
+            return None
+        if isinstance(e, A.Name) and t.rank > 1 and (e.ref.kind == "param" or isinstance(e.ref.info,
+                                                                                          Checker.ViewInfo)):
+            return None     # a parameter or view variable of rank 2 or more may have any layout
+        strides, acc = [], 1
+        for n in reversed(t.dims):
+            strides.append(acc)
+            acc *= n
+        return path, 0, tuple(t.dims), tuple(reversed(strides))
+
+    def _const_of(self, e):
+        if e is None:
+            return None
+        if e.cval is NOTCONST and self.is_const(e):
+            self.fold(e)
+        return e.cval if isinstance(e.cval, int) and not isinstance(e.cval, bool) else NOTCONST
+
+    @staticmethod
+    def _offsets(v, limit=1 << 16):
+        origin, shape, strides = v[1:]
+        total = 1
+        for n in shape:
+            total *= n
+        if total > limit:
+            return None
+        out = {origin}
+        for n, s in zip(shape, strides):
+            out = {o + i * s for o in out for i in range(n)} if n else set()
+        return out
+
+    def copy_alias_static(self, dst, src, span):
+        """C5010 when the destination and source of a copy are views of one variable that the tests of LS-70
+        cannot prove disjoint and that are not the same view."""
+        a, b = self.static_view(dst), self.static_view(src)
+        if a is None or b is None or a[0] != b[0]:
+            return
+        if self.view_relation(a[1:], b[1:]) == "overlap":
+            raise _err("C5010", span, "the source and destination of this copy overlap: they share elements of "
+                       "one array and are not the same view (LS-70)",
+                       help="copy through storage the program declares")
+
+    def views_overlap_static(self, a, b):
+        """Whether two argument views of one variable are known to share an element (LS-121)."""
+        x, y = self.static_view(a), self.static_view(b)
+        if x is None or y is None or x[0] != y[0]:
+            return False
+        ox, oy = self._offsets(x), self._offsets(y)
+        return ox is not None and oy is not None and bool(ox & oy)
+
+    ARRAY_BUILTINS = {"extent": 2, "size": 1, "lower": 2, "copy": 2, "fill": 2, "equal": 2, "transpose": 1,
+                      "reverse": 2}
+
+    def array_builtin(self, e, name, args):
+        """extent, size, lower, copy, fill, equal, transpose and reverse (LS-145)."""
+        arity = self.ARRAY_BUILTINS[name]
+        if len(args) != arity:
+            raise _err("C2022", e.span, "`%s` takes %d argument%s" % (name, arity, "s" if arity > 1 else ""))
+        for a in args:
+            if not isinstance(a, A.Expr):
+                raise _err("C2001", a.span or e.span, "a type is not a value")
+        a0 = args[0]
+        self.expr(a0, None)
+        t = a0.ty
+        if not isinstance(t, ArrayType):
+            raise _err("C2103", e.span, "`%s` takes an array or a view, not %s" % (name, t))
+        if name in ("extent", "lower", "reverse"):
+            d = args[1]
+            self.expr(d, I64)
+            if d.ty != I64:
+                raise _err("C2001", start_span(d), "a dimension has type I64, not %s" % d.ty)
+            self.fold(d)
+            if d.cval is NOTCONST:
+                raise _err("C6004", start_span(d), "the dimension argument of `%s` is a constant" % name)
+            if not 0 <= d.cval < t.rank:
+                raise _err("C2014", start_span(d), "an array of rank %d has no dimension %d" % (t.rank, d.cval))
+            e.dim = d.cval
+            if name == "reverse":
+                return ArrayType(t.elem, tuple(self._view_dim(x) for x in t.dims))
+            return I64
+        if name == "size":
+            return I64
+        if name == "transpose":
+            if t.rank != 2:
+                raise _err("C2014", e.span, "`transpose` takes an array or view of rank 2, not %d" % t.rank)
+            return ArrayType(t.elem, (self._view_dim(t.dims[1]), self._view_dim(t.dims[0])))
+        if name in ("copy", "fill"):
+            if self.view_root(a0) is None:
+                raise _err("C2058", start_span(a0), "the destination of `%s` is an array variable or a view of one"
+                           % name)
+            self.require_writable(a0)
+        if name == "fill":
+            v = args[1]
+            self.expr(v, t.elem)
+            self.assignable(t.elem, v, v.span)
+            self.fold(v)
+            return VOID
+        b = args[1]
+        self.expr(b, None)
+        if not (isinstance(b.ty, ArrayType) and b.ty.elem == t.elem and b.ty.rank == t.rank):
+            raise _err("C2001", start_span(b), "expected an array of %s of rank %d, found %s" % (t.elem, t.rank, b.ty))
+        if name == "equal":
+            if not isinstance(t.elem, (IntType, FixedType, BoolType, EnumType, ErrorSetType)):
+                raise _err("C2103", e.span, "`equal` compares arrays whose elements have `==`, not %s" % t.elem)
+            return BOOL
+        self.check_shapes(t, b.ty, start_span(b))
+        self.copy_alias_static(a0, b, start_span(b))
+        return VOID
 
     # ------------------------------------------------------------------ constant folding
 
@@ -2171,7 +2753,13 @@ class Checker:
         if isinstance(e, A.Call):
             return [a for a in (getattr(e, "argv", None) or []) if isinstance(a, A.Expr)]
         if isinstance(e, A.Index):
-            return [e.base] + [i for i in e.items if isinstance(i, A.Expr)]
+            out = [e.base]
+            for i in e.items:
+                if isinstance(i, A.SliceItem):
+                    out.extend(b for b in (i.lo, i.hi) if b is not None)
+                elif isinstance(i, A.Expr):
+                    out.append(i)
+            return out
         if isinstance(e, A.Member):
             return [e.base]
         if isinstance(e, (A.ArrayLit, A.TupleExpr)):
@@ -2206,5 +2794,6 @@ class Checker:
         return e.cval
 
 
-def check_program(module: A.Module) -> Program:
-    return Checker(module).run()
+def check_program(module: A.Module, modules: Optional[Dict[str, Program]] = None) -> Program:
+    """Check one module; ``modules`` holds the checked modules it imports, by path (SPEC-04 section 11)."""
+    return Checker(module, modules).run()

@@ -98,8 +98,18 @@ def cmd_run(ns) -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
 
-    ctx = make_context(c, ns.executor, output=write)
-    o = ctx.run_entry(kind, target, [], fuel=ns.fuel, depth=ns.depth)
+    if ns.executor == "cpu":
+        from .backend_c import Unsupported
+        from .cpu_exec import run_entry
+        try:
+            o = run_entry(c, kind, target, [], fuel=ns.fuel, depth=ns.depth).outcome
+        except Unsupported as err:
+            print_compile_error(err, ns.file)
+            return EXIT_COMPILE
+        write(o.stdout)
+    else:
+        ctx = make_context(c, ns.executor, output=write)
+        o = ctx.run_entry(kind, target, [], fuel=ns.fuel, depth=ns.depth)
     sys.stdout.flush()
     if o.kind == "fault":
         sys.stderr.write(fault_report(o.record, o.fuel, c.source.splitlines(),
@@ -192,6 +202,37 @@ def cmd_outcome(ns) -> int:
     return EXIT_OK
 
 
+def cmd_build(ns) -> int:
+    from .build import BuildError, build_harness, build_library
+    from .outcome import choose_entry
+    c = _compile(ns.file, ns.root)
+    out = Path(ns.out)
+    try:
+        if ns.lib:
+            target = build_library(c, out)
+        else:
+            try:
+                kind, entry = choose_entry(c, None)
+            except LookupError as ex:
+                sys.stderr.write("error: %s (use --lib for a library)\n" % ex)
+                return EXIT_COMPILE
+            if kind == "func" and entry.params:
+                sys.stderr.write("error: `main` takes no parameters\n")
+                return EXIT_COMPILE
+            exe = build_harness(c, kind, entry, [])
+            out.mkdir(parents=True, exist_ok=True)
+            name = c.name.rsplit(".", 1)[-1]
+            target = out / name
+            import shutil
+            shutil.copyfile(exe, target)
+            target.chmod(0o755)
+    except BuildError as ex:
+        sys.stderr.write("internal error: %s\n" % ex)
+        return EXIT_INTERNAL
+    print("built: %s" % target)
+    return EXIT_OK
+
+
 def cmd_check(ns) -> int:
     _compile(ns.file, ns.root)
     print("ok: %s" % ns.file)
@@ -227,6 +268,11 @@ def build_parser():
     p.add_argument("--case", default=None)
     p.add_argument("--clause", default=None)
     p.set_defaults(fn=cmd_outcome)
+    p = sub.add_parser("build", help="build a library (--lib) or an executable with the executor cpu-c17")
+    common(p, runs=False)
+    p.add_argument("--lib", action="store_true", help="write OUT/libNAME.so for a module with exports")
+    p.add_argument("--out", default="out", help="output folder (default: out)")
+    p.set_defaults(fn=cmd_build)
     p = sub.add_parser("check", help="check a module without running it")
     common(p, runs=False)
     p.set_defaults(fn=cmd_check)
@@ -236,10 +282,6 @@ def build_parser():
 def _main(argv, result):
     ap = build_parser()
     ns = ap.parse_args(argv)
-    if getattr(ns, "executor", "ref") == "cpu":
-        sys.stderr.write("error: the executor cpu (cpu-c17) is not in this build yet; use --executor ref\n")
-        result.append(EXIT_COMPILE)
-        return
     if getattr(ns, "depth", None) is not None and ns.depth < 1:
         sys.stderr.write("error: the depth limit is at least 1\n")
         result.append(EXIT_COMPILE)

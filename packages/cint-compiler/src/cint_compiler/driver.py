@@ -1,16 +1,24 @@
-"""The compile pipeline: source file -> tokens -> AST -> checked program -> SIR -> revision identity.
+"""The compile pipeline: source files -> tokens -> AST -> checked program -> SIR -> revision identity.
 
 Each phase has one entry point and one error type (CompileError).  Files are
 read as bytes so that the lexer sees every byte (SPEC-04 LS-4).
+
+A program is its root module and every module it imports, transitively
+(SPEC-04 section 11).  ``import a.b.c;`` names the file ``a/b/c.ci`` under the
+source root.  Loading reads modules breadth first from the root, each
+module's imports in the order written; every import is resolved before any
+module is checked (LS-226), then the import graph is searched for cycles
+(C3003), and the modules are checked dependencies first.
 """
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Dict, List, Optional
 
+from . import ast as A
 from .checker import Program, check_program
 from .diagnostics import CompileError, Span
 from .parser import parse_module
@@ -25,6 +33,8 @@ class Compiled:
     path: str          # module-relative path of the root module
     name: str          # dotted module name
     source: str
+    modules: List[A.Module] = field(default_factory=list)   # every module, dependencies first, the root last
+    sources: Dict[str, str] = field(default_factory=dict)   # module path -> source text
 
 
 def module_path(path: Path, root: Optional[Path]) -> str:
@@ -54,6 +64,9 @@ def read_source(path: Path, rel: str) -> bytes:
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# Names that Windows reserves for devices, in any case and with any extension (SPEC-09 CINTC-12).
+_DEVICE_NAMES = frozenset(["CON", "PRN", "AUX", "NUL"] + ["COM%d" % i for i in range(10)]
+                          + ["LPT%d" % i for i in range(10)])
 
 
 def check_module_path(rel: str) -> None:
@@ -65,19 +78,138 @@ def check_module_path(rel: str) -> None:
                                "path cannot name a module (LS-225); rename the file" % (rel, seg))
 
 
-def compile_source(data: bytes, rel: str) -> Compiled:
+def check_import_path(rel: str) -> None:
+    """The path an import names: LS-225, and no segment, directories included, is a Windows device name
+    in any case (SPEC-09 CINTC-12), so that one program names the same files on every host.  Checked
+    before the file is looked for."""
+    check_module_path(rel)
+    for seg in rel[:-3].split("/"):
+        if seg.upper() in _DEVICE_NAMES:
+            raise CompileError("C3030", Span(rel, 1, 1), "module path %r: segment %r is a Windows device name, "
+                               "which no host can open as a file (CINTC-12); rename it" % (rel, seg))
+
+
+def _folds_onto(rel: str, known) -> Optional[str]:
+    """The path of the program that ``rel`` equals under ASCII case folding in some leading segments
+    without equalling it byte for byte there (SPEC-09 CINTC-12), else None."""
+    segs = rel.split("/")
+    for other in known:
+        osegs = other.split("/")
+        for k in range(1, min(len(segs), len(osegs)) + 1):
+            a, b = segs[:k], osegs[:k]
+            if a == b:
+                continue
+            if [s.encode("utf-8").lower() for s in a] == [s.encode("utf-8").lower() for s in b]:
+                return other
+            break
+    return None
+
+
+def _find_exact(root: Path, segs: List[str]) -> Optional[Path]:
+    """The file ``root/segs...``, each name compared byte for byte with its directory's listing.
+
+    A file system that folds case would open ``Plain_math.ci`` for ``plain_math.ci``; the listing keeps
+    the stored name, so a name that differs in case names no file on every host (SPEC-09 CINTC-15).
+    """
+    cur = Path(root)
+    for seg in segs:
+        try:
+            names = os.listdir(cur)
+        except OSError:
+            return None
+        if seg not in names:
+            return None
+        cur = cur / seg
+    return cur if cur.is_file() else None
+
+
+def load_modules(root_mod: A.Module, root: Optional[Path]) -> Dict[str, A.Module]:
+    """Read and parse every module the root imports, transitively, breadth first from the root.
+
+    Each ``ImportDecl`` gets the attribute ``target``: the path of the module it names.  Returns the
+    modules by path, in load order (the root first).
+    """
+    by_path: Dict[str, A.Module] = {root_mod.path: root_mod}
+    queue = [root_mod]
+    i = 0
+    while i < len(queue):
+        m = queue[i]
+        i += 1
+        for d in m.imports:
+            rel = "/".join(d.path) + ".ci"
+            d.target = rel
+            if rel in by_path:
+                continue
+            check_import_path(rel)
+            other = _folds_onto(rel, by_path)
+            if other is not None:
+                raise CompileError("C3030", Span(rel, 1, 1), "module path %r differs from %r of the same program "
+                                   "only in case; on a host that folds case both name one file (CINTC-12)"
+                                   % (rel, other))
+            f = _find_exact(root, rel.split("/")) if root is not None else None
+            if f is None:
+                raise CompileError("C3009", d.span, "module %s: there is no file %s under the source root %s "
+                                   "(names are compared byte for byte)" % (".".join(d.path), rel, root))
+            try:
+                data = f.read_bytes()
+            except OSError as ex:
+                raise CompileError("C3009", d.span, "cannot read module file %s: %s" % (f, ex.strerror or ex))
+            mod = parse_module(data, rel, module_name(rel))
+            by_path[rel] = mod
+            queue.append(mod)
+    return by_path
+
+
+def check_order(root_mod: A.Module, by_path: Dict[str, A.Module]) -> List[A.Module]:
+    """The modules dependencies first (each module's imports in the order written); a cycle is C3003 at
+    the import that closes it (LS-230)."""
+    state: Dict[str, int] = {}
+    order: List[A.Module] = []
+    # an explicit stack of (module, index of its next import): a long chain of imports needs no recursion
+    stack = [(root_mod, 0)]
+    state[root_mod.path] = 1
+    while stack:
+        m, k = stack.pop()
+        if k < len(m.imports):
+            stack.append((m, k + 1))
+            d = m.imports[k]
+            t = by_path[d.target]
+            s = state.get(t.path)
+            if s == 1:
+                raise CompileError("C3003", d.span, "import cycle: %s imports %s, which imports it back"
+                                   % (m.name, t.name))
+            if s is None:
+                state[t.path] = 1
+                stack.append((t, 0))
+        else:
+            state[m.path] = 2
+            order.append(m)
+    return order
+
+
+def compile_source(data: bytes, rel: str, root=None) -> Compiled:
+    """Compile the module ``data`` at module path ``rel``; its imports are read from the source root ``root``."""
     name = module_name(rel)
     mod = parse_module(data, rel, name)
-    program = check_program(mod)
+    by_path = load_modules(mod, Path(root) if root is not None else None)
+    order = check_order(mod, by_path)
+    programs: Dict[str, Program] = {}
+    for m in order:
+        programs[m.path] = check_program(m, programs)
+    program = programs[mod.path]
+    # the program's state is the module variables of every module (SPEC-01 IM-156)
+    program.globals = [g for m in order for g in programs[m.path].globals]
     sir = encode_module(mod)
-    return Compiled(program, revision_of([mod]), sir, rel, name, mod.source)
+    return Compiled(program, revision_of(order), sir, rel, name, mod.source, order,
+                    {m.path: m.source for m in order})
 
 
 def compile_file(path, root=None) -> Compiled:
+    """Compile the root module ``path``; the source root is ``root``, else the file's folder."""
     rel = module_path(Path(path), Path(root) if root is not None else None)
     data = read_source(Path(path), rel)
     check_module_path(rel)
-    return compile_source(data, rel)
+    return compile_source(data, rel, Path(root) if root is not None else Path(path).parent)
 
 
 def check_file(path, root=None) -> None:

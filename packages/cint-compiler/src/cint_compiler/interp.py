@@ -19,6 +19,7 @@ from . import ast as A
 from . import intmachine as M
 from .ast import NOTCONST
 from .checker import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
+from .checker import Checker as _Checker
 from .faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
 from .types import (BOOL, I64, ROUND, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType, ErrorSetType,
                     ErrorUnionType, FixedType, IntType, StrType, StructType, Type)
@@ -111,7 +112,11 @@ class Evaluator:
         return e.value
 
     def x_StrLit(self, e, env):
-        return b"".join(p.encode("utf-8") if isinstance(p, str) else p for p in e.parts)
+        data = b"".join(p.encode("utf-8") if isinstance(p, str) else p for p in e.parts)
+        if getattr(e, "as_view", False):
+            # a string literal bound to an `in U8[...]` parameter: a read-only view of its bytes
+            return ArrayValue(e.ty.elem, Storage(list(data)), 0, (len(data),), (1,), writable=False)
+        return data
 
     def x_Paren(self, e, env):
         return self.eval(e.inner, env)
@@ -215,6 +220,10 @@ class Evaluator:
         kind = getattr(e, "mkind", None)
         if kind == "const":
             return e.cval
+        if kind == "qname":
+            # a module variable (or an array constant) of an imported module, read like a name
+            sym = e.ref
+            return sym.value if sym.kind == "const" else self.read(sym, env)
         v = self.eval(e.base, env)
         if kind == "raw":
             return v
@@ -242,6 +251,8 @@ class Evaluator:
             _from_cells(t.elem, (len(vals),) + tuple(inner_shape), cells)
 
     def x_Index(self, e, env):
+        if getattr(e, "view", False):
+            return self.form_view(e, env)
         base = self.eval(e.base, env)
         idx = [self.eval(i, env) for i in e.items]
         st = self.counted()
@@ -253,6 +264,94 @@ class Evaluator:
             return base[i]
         off = self.index_offset(base, idx, e, st)
         return base.storage.cells[off]
+
+    def form_view(self, e, env):
+        """A slice or a partial index (SPEC-04 LS-65, LS-161): the base, then every index and bound left to right,
+        one counted step (SPEC-01 IM-113), then the dimensions are checked in order (IM-186)."""
+        base = self.eval(e.base, env)
+        vals = []
+        for it in e.items:
+            if isinstance(it, A.SliceItem):
+                lo = None if it.lo is None else self.eval(it.lo, env)
+                hi = None if it.hi is None else self.eval(it.hi, env)
+                vals.append((lo, hi))
+            else:
+                vals.append(self.eval(it, env))
+        st = self.counted()
+        return self.view_of(base, e, vals, st)
+
+    def view_of(self, arr: ArrayValue, e, vals, st):
+        elem = arr.elem
+        token = "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
+        origin = arr.origin
+        shape, strides, lower = [], [], []
+        for d, (ext, lo, stride) in enumerate(zip(arr.shape, arr.lower, arr.strides)):
+            if d >= len(e.items):
+                shape.append(ext)
+                strides.append(stride)
+                lower.append(lo)
+                continue
+            it = e.items[d]
+            v = vals[d]
+            if not isinstance(it, A.SliceItem):
+                k = v - lo
+                if not 0 <= k < ext:
+                    ops = [(I64, v)] if arr.rank == 1 else [(I64, d), (I64, v)]
+                    self.fault(MachineFault("E_BOUNDS", "index.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+                origin += k * stride
+                continue
+            step = it.step.cval if it.step is not None else 1
+            f, g, ok, n = _Checker.slice_fill(v[0], v[1], it.inclusive, step, lo, ext)
+            if not ok:
+                ops = [(I64, f), (I64, g)] if arr.rank == 1 else [(I64, d), (I64, f), (I64, g)]
+                self.fault(MachineFault("E_BOUNDS", "slice.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+            if n:
+                origin += (f - lo) * stride
+            shape.append(n)
+            strides.append(stride * step)
+            lower.append(lo)        # a slice keeps the parent's lower bound (LS-72)
+        return ArrayValue(elem, arr.storage, origin, tuple(shape), tuple(strides), tuple(lower), arr.writable)
+
+    def array_builtin(self, e, name, vals):
+        """copy, fill, equal, transpose and reverse (SPEC-04 LS-70, LS-145); a fault here is positioned at the
+        callee name."""
+        a = vals[0]
+        if name == "transpose":
+            return ArrayValue(a.elem, a.storage, a.origin, a.shape[::-1], a.strides[::-1], a.lower[::-1],
+                              a.writable)
+        if name == "reverse":
+            d = e.dim
+            strides = list(a.strides)
+            origin = a.origin + ((a.shape[d] - 1) * strides[d] if a.shape[d] else 0)
+            strides[d] = -strides[d]
+            return ArrayValue(a.elem, a.storage, origin, a.shape, tuple(strides), a.lower, a.writable)
+        if name == "fill":
+            for i in a.indices():
+                a.set(i, assign_value(a.get(i), vals[1]))
+            return None
+        b = vals[1]
+        if name == "equal":
+            if tuple(a.shape) != tuple(b.shape):
+                return False
+            t = e.argv[0].ty.elem
+            return all(compare("==", t, a.get(i), b.get(j)) for i, j in zip(a.indices(), b.indices()))
+        # copy(dst, src): the shape check, then the alias check, then the element writes (SPEC-01 IM-187)
+        self.copy_elements(a, b)
+        return None
+
+    def copy_elements(self, dst: ArrayValue, src: ArrayValue):
+        """Copy ``src`` into ``dst`` in row-major logical order: copy.shape, then copy.alias (LS-70, IM-187)."""
+        if tuple(dst.shape) != tuple(src.shape):
+            k = next(i for i, (x, y) in enumerate(zip(dst.shape, src.shape)) if x != y)
+            raise MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, src.shape[k])], None, (I64, dst.shape[k]))
+        if dst.storage is src.storage:
+            rel = _Checker.view_relation((dst.origin, dst.shape, dst.strides), (src.origin, src.shape, src.strides))
+            if rel == "identical":
+                return                          # T3: the same view, no effect
+            if rel == "overlap":
+                raise MachineFault("E_ALIAS", "copy.alias", [])
+        for i, j in zip(dst.indices(), src.indices()):
+            dst.set(i, assign_value(dst.get(i), src.get(j)))
 
     def index_offset(self, arr: ArrayValue, idx, e, st):
         elem = arr.elem
@@ -302,6 +401,12 @@ class Evaluator:
         if name == "len":
             v = self.eval(args[0], env)
             return len(v) if isinstance(v, bytes) else v.shape[0]
+        if name in ("extent", "size", "lower"):
+            v = self.eval(args[0], env)
+            if name == "size":
+                return v.size
+            self.eval(args[1], env)
+            return v.shape[e.dim] if name == "extent" else v.lower[e.dim]
         vals = []
         for a in args:
             if isinstance(a, A.Expr) and a.ty is not ROUND and not (isinstance(a, A.Name) and a.ty is ROUND):
@@ -309,6 +414,8 @@ class Evaluator:
         st = self.counted()
         T = getattr(e, "T", None)
         try:
+            if name in ("copy", "fill", "equal", "transpose", "reverse"):
+                return self.array_builtin(e, name, vals)
             if name in ("abs",):
                 return M.abs_(T, vals[0])
             if name == "min":
@@ -554,7 +661,7 @@ class Context(Evaluator):
             return ep
         return None
 
-    def enter_function(self, info, args, call_span, entry=False):
+    def enter_function(self, info, args, call_span, entry=False, site=None):
         """Depth check, fuel charge, bind parameters, run the body (IM-119, IM-139)."""
         env = {}
         for p, v in zip(info.params, args):
@@ -566,6 +673,9 @@ class Context(Evaluator):
                 self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), call_span)
         self.depth += 1
         self.charge(1, call_span)
+        if site is not None:
+            # the call is entered once its charge succeeded: only then is it an active call (IM-107, IM-141)
+            self.stack.append(site)
         try:
             self.block(info.decl.body, env)
             result = None
@@ -610,12 +720,7 @@ class Context(Evaluator):
         self.check_alias(info, args, e.callee.span, e.argv)
         if self.depth + 1 > self.depth_limit:
             self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), e.callee.span)
-        self.stack.append(self.pos(e.callee.span))
-        saved_step = self.step
-        try:
-            r = self.enter_function(info, args, e.callee.span)
-        finally:
-            pass
+        r = self.enter_function(info, args, e.callee.span, site=self.pos(e.callee.span))
         self.stack.pop()
         return r
 
@@ -786,6 +891,9 @@ class Context(Evaluator):
 
     def s_VarDecl(self, d, env):
         t = d.resolved
+        if d.mode is not None:
+            env[d.sym] = self.eval(d.init, env)
+            return
         if isinstance(t, ArrayType):
             shape = []
             for k, x in enumerate(t.dims):
@@ -856,6 +964,9 @@ class Context(Evaluator):
                 return (lambda v: self.globals.__setitem__(sym, v)), (lambda: self.globals[sym])
             return (lambda v: env.__setitem__(sym, v)), (lambda: env[sym])
         if isinstance(place, A.Index):
+            if getattr(place, "view", False):
+                view = self.form_view(place, env)
+                return None, (lambda: view)
             base = self.eval(place.base, env)
             idx = [self.eval(i, env) for i in place.items]
             st = self.counted()
@@ -874,14 +985,12 @@ class Context(Evaluator):
             t = s.place.ty
             if isinstance(t, ArrayType):
                 cur = getter()
-                if tuple(cur.shape) != tuple(v.shape):
-                    k = next(i for i, (x, y) in enumerate(zip(cur.shape, v.shape)) if x != y)
-                    self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, v.shape[k])], None,
-                                            (I64, cur.shape[k])), s.span)
-                for i, j in zip(cur.indices(), v.indices()):
-                    cur.set(i, copy_value(v.get(j)))
+                try:
+                    self.copy_elements(cur, v)
+                except MachineFault as mf:
+                    self.fault(mf, s.span)
                 return
-            setter(copy_value(v))
+            setter(assign_value(getter(), v))
             return
         cur = getter()
         v = self.eval(s.value, env)
@@ -1125,6 +1234,23 @@ class Context(Evaluator):
             self.block(e.block, env)
             raise AssertionError("a catch block leaves")
         return self.eval(e.value, env)
+
+
+def assign_value(cur, v):
+    """The value to store over ``cur``: a copy of ``v``, written into ``cur``'s own storage when both are structs,
+    so that an `inout` reference or a view of one of its array fields sees the store (SPEC-04 LS-107, LS-119)."""
+    if isinstance(cur, StructValue) and cur is v:
+        return cur
+    if isinstance(cur, StructValue) and isinstance(v, StructValue):
+        for name, x in v.fields.items():
+            old = cur.fields.get(name)
+            if isinstance(old, ArrayValue) and isinstance(x, ArrayValue) and tuple(old.shape) == tuple(x.shape):
+                for i in old.indices():
+                    old.set(i, assign_value(old.get(i), x.get(i)))
+            else:
+                cur.fields[name] = assign_value(old, x)
+        return cur
+    return copy_value(v)
 
 
 def _overlap(a: ArrayValue, b: ArrayValue) -> bool:

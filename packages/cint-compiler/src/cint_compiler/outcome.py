@@ -78,7 +78,7 @@ def choose_entry(c: Compiled, entry: Optional[str]):
 
 
 def make_context(c: Compiled, executor: str, output=None):
-    if executor != "ref":
+    if executor not in ("ref",):
         raise LookupError("executor %r is not available yet; this build provides `ref` (cpu-sir-interp)" % executor)
     from .interp import Context
     return Context(c.program, c.revision, output=output)
@@ -102,8 +102,19 @@ def run_case(ci_path: Path, root: Optional[Path], *, entry: Optional[str] = None
         for p, (t, _) in zip(params, argv):
             if p.type != t:
                 return CaseOutcome("refused", reason="argument of type %s for a parameter of type %s" % (t, p.type))
-    ctx = make_context(c, executor)
-    o = ctx.run_entry(kind, target, [v for _, v in argv], fuel=fuel, depth=depth if depth is not None else 256)
+    if executor == "cpu":
+        from .backend_c import Unsupported
+        from .cpu_exec import run_entry
+        try:
+            run = run_entry(c, kind, target, argv, fuel=fuel, depth=depth if depth is not None else 256)
+        except Unsupported as err:
+            return CaseOutcome("refused", reason="cpu-c17: " + err.message)
+        o = run.outcome
+        final = {g: run.globals.get(g.name) for g in c.program.globals}
+    else:
+        ctx = make_context(c, executor)
+        o = ctx.run_entry(kind, target, [v for _, v in argv], fuel=fuel, depth=depth if depth is not None else 256)
+        final = ctx.globals
     out = CaseOutcome(o.kind, stdout=o.stdout, fuel=o.fuel, record=o.record)
     if o.kind == "value" and o.rtype is not None and isinstance(o.rtype, (IntType, FixedType, BoolType)):
         out.value = typed(o.rtype, o.value)
@@ -111,9 +122,10 @@ def run_case(ci_path: Path, root: Optional[Path], *, entry: Optional[str] = None
         es, ev = o.error
         out.err_value = (es.qname, "%s.%s" % (ev.set.rsplit(".", 1)[-1], ev.name), es.underlying.name(),
                          es.tag_of((ev.set, ev.name)))
-    for g in sorted(c.program.globals, key=lambda s: s.name.encode("utf-8")):
+    # every module's variables, sorted by the bytes of the fully qualified name (SPEC-01 IM-156)
+    for g in sorted(c.program.globals, key=lambda s: ("%s.%s" % (s.module or c.name, s.name)).encode("utf-8")):
         if isinstance(g.type, (IntType, FixedType, BoolType)):
-            out.state.append("%s %s %s" % (c.name, g.name, typed(g.type, ctx.globals[g])))
+            out.state.append("%s %s %s" % (g.module or c.name, g.name, typed(g.type, final[g])))
     return out
 
 

@@ -1,0 +1,84 @@
+"""`cint build`: a library (`--lib`) or an executable harness, from a checked program (executor cpu-c17).
+
+The emitter writes one translation unit (backend_c.py); it is compiled with the flags of
+cint_runtime.CFLAGS and linked with the cached runtime objects into one shared library that
+exports exactly the symbols of SPEC-03P.1 A-12 (everything else is hidden).  Builds are cached
+by the digest of the generated C and the runtime objects, so rebuilding unchanged source is free.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+import cint_runtime
+
+from .backend_c import emit
+from .diagnostics import CompileError, Span
+
+
+class BuildError(Exception):
+    """The C compiler failed on generated code: a bug of the toolchain, reported with the compiler's text."""
+
+
+def _cc(args, what):
+    done = subprocess.run(args, capture_output=True)
+    if done.returncode != 0:
+        raise BuildError("%s failed (%s):\n%s" % (what, " ".join(args[:2]), done.stderr.decode("utf-8", "replace")))
+
+
+def _key(text: str, objs) -> str:
+    h = hashlib.sha256(text.encode("utf-8"))
+    for o in objs:
+        h.update(str(o).encode())
+    return h.hexdigest()[:24]
+
+
+def library_name(compiled) -> str:
+    return compiled.name.rsplit(".", 1)[-1]
+
+
+def build_library(compiled, out_dir) -> Path:
+    """Writes out_dir/libNAME.so for a module with exports and no top-level statements."""
+    p = compiled.program
+    if p.script is not None:
+        raise CompileError("C9102", p.script_span, "`cint build --lib` builds a module without top-level statements; "
+                           "this file is a script (LS-218)")
+    text = emit(compiled)
+    objs = cint_runtime.objects()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / ("lib%s.so" % library_name(compiled))
+    work = cint_runtime.cache_dir() / ("lib-" + _key(text, objs))
+    work.mkdir(parents=True, exist_ok=True)
+    src = work / (library_name(compiled) + ".c")
+    src.write_text(text, encoding="utf-8")
+    lib = work / target.name
+    if not lib.is_file():
+        _cc([cint_runtime.compiler()] + cint_runtime.CFLAGS + ["-I", str(cint_runtime.include_dir()), "-shared",
+                                                               str(src)] + [str(o) for o in objs] +
+            ["-o", str(lib) + ".tmp"], "compiling the generated C")
+        os.replace(str(lib) + ".tmp", lib)
+    data = lib.read_bytes()
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, target)
+    return target
+
+
+def build_harness(compiled, kind, target, args) -> Path:
+    """An executable that runs one entry of the program and prints its outcome (cint run/outcome --executor cpu)."""
+    text = emit(compiled, harness=(kind, target, args))
+    objs = cint_runtime.objects()
+    work = cint_runtime.cache_dir() / ("exe-" + _key(text, objs))
+    work.mkdir(parents=True, exist_ok=True)
+    exe = work / "harness"
+    if not exe.is_file():
+        src = work / "harness.c"
+        src.write_text(text, encoding="utf-8")
+        flags = [f for f in cint_runtime.CFLAGS if f != "-fvisibility=hidden"]
+        _cc([cint_runtime.compiler()] + flags + ["-I", str(cint_runtime.include_dir()), str(src)] +
+            [str(o) for o in objs] + ["-o", str(exe) + ".tmp"], "compiling the generated C")
+        os.replace(str(exe) + ".tmp", exe)
+    return exe

@@ -1,0 +1,308 @@
+/* cint_rt_gen.h: the runtime API that compiler-generated code calls (internal to a library).
+ *
+ * Host programs never include this header. The C17 emitter (executor cpu-c17) writes one
+ * translation unit per program that includes it and cint_rt_ops.h, and links it with the
+ * runtime sources into libNAME.so. docs/runtime.md describes how a wrapper is generated
+ * from an export mechanically; tests/fixtures/ holds hand-written examples.
+ *
+ * Conventions:
+ *  - Every function here is called only on the thread of the running entry, between
+ *    cint_gen_enter returning CINT_OK and cint_gen_leave, except cint_gen_copies.
+ *  - A function that returns int returns 0 when the program goes on and 1 when the entry has
+ *    faulted: the context then holds the record, and the generated code unwinds to its
+ *    wrapper (ending an open dispatch with cint_gen_dispatch_end) and calls cint_gen_leave.
+ *  - The first fault of an entry writes the record; later raises in that entry change
+ *    nothing and also return 1 (SPEC-09P.1 RT-10).
+ *  - Strings and tables passed here (operation identifiers, kernel names, descriptors) are
+ *    constant data of the library; the runtime keeps pointers to the kernel names and the
+ *    program, and copies everything else.
+ *  - Nothing here allocates except staging (dispatch), the copy report, print buffers and
+ *    the frame arena, all from the context's allocator; when it has no room the entry ends
+ *    with a boundary record host.resource and the wrapper returns CINT_RESOURCE.
+ */
+#ifndef CINT_RT_GEN_H
+#define CINT_RT_GEN_H
+
+#include <string.h>
+
+#include "cint_rt.h"
+
+/* Symbol visibility: libraries are built with -fvisibility=hidden and export exactly the
+   symbols of A-12, each marked CINT_EXPORT. */
+#if defined(__GNUC__)
+#define CINT_EXPORT __attribute__((visibility("default")))
+#else
+#define CINT_EXPORT
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* Descriptions the emitter writes as constant data                                          */
+
+#define CINT_GEN_SCALAR 0u
+#define CINT_GEN_ARRAY 1u
+#define CINT_GEN_NO_SIZE INT64_C(-1) /* a size symbol not bound yet */
+
+/* A declared extent, as in a type signature (7.5): form CINT_SHAPE_ANY, CINT_SHAPE_EXTENT
+   (sizes[sym] + offset, or offset alone when sym is CINT_SIG_NO_SYMBOL) or CINT_SHAPE_RANGE
+   (lower ..= that bound; the extent is bound - lower + 1). */
+typedef struct cint_gen_extent {
+    uint32_t form;
+    uint32_t sym;
+    int64_t offset;
+    int64_t lower;
+} cint_gen_extent;
+
+/* One parameter in declaration order: an array (its element type, rank and extents) or a
+   scalar (its type), with its mode CINT_MODE_IN, _INOUT or _OUT. */
+typedef struct cint_gen_param {
+    uint32_t kind;
+    uint32_t mode;
+    cint_type type;
+    uint32_t rank;
+    uint32_t reserved;
+    cint_gen_extent dims[4];
+} cint_gen_param;
+
+/* A kernel: its qualified name, parameters, size symbols and over clause. */
+typedef struct cint_gen_kernel {
+    cint_name name;
+    uint32_t param_count;
+    uint32_t size_count;
+    const cint_gen_param *params;
+    uint32_t over_rank;
+    uint32_t reserved;
+    cint_gen_extent over[4];
+} cint_gen_kernel;
+
+/* An export with a wrapper. name_site is the site of the export's name in its declaration:
+   entry faults and the entry's fuel charge are positioned there (7.1 paragraph 11, IM-141). */
+typedef struct cint_gen_export {
+    const cint_program *program;
+    cint_position name_site;
+    uint32_t kind;                      /* CINT_EXPORT_FUNCTION or CINT_EXPORT_KERNEL */
+    uint32_t param_count;
+    const cint_gen_param *params;       /* a kernel's are kernel->params */
+    uint32_t size_count;
+    uint32_t has_result;                /* 1: the wrapper takes a result pointer */
+    const cint_gen_kernel *kernel;      /* CINT_EXPORT_KERNEL only */
+} cint_gen_export;
+
+/* The first 33 bytes of every type signature (7.5): U32 29 and the domain string. */
+#define CINT_GEN_SIG_HEAD                                                                               \
+    0x1d, 0x00, 0x00, 0x00, 'c', 'i', 'n', 't', '-', 'c', 'o', 'r', 'e', '-', '1', '/', 't', 'y', 'p', 'e', \
+        '-', 's', 'i', 'g', 'n', 'a', 't', 'u', 'r', 'e', '/', 'v', '1'
+
+/* ---------------------------------------------------------------------------------------- */
+/* Arrays as generated code sees them                                                        */
+
+#define CINT_OWNER_CONTEXT 0u  /* module variables, frame arena, arenas and pools */
+#define CINT_OWNER_RUNTIME 1u  /* cint_buffer_create */
+#define CINT_OWNER_BORROWED 2u /* host memory registered with cint_buffer_register */
+
+/* A bound array: data is the element whose indices all equal their lower bounds; element
+   (i0, .., ir) is at data + sum((ik - lower[k]) * stride[k]) * elem_size. The remaining
+   fields say where it came from, for the entry checks and for view identities. */
+typedef struct cint_gen_array {
+    uint8_t *data;
+    int64_t elem_size;
+    uint32_t rank;
+    uint32_t perm;                      /* CINT_VIEW_READ or CINT_VIEW_WRITE */
+    int64_t shape[4];
+    int64_t stride[4];
+    int64_t lower[4];
+    cint_type type;
+    uint64_t buffer;                    /* registration id; 0 for context storage */
+    uint64_t generation;                /* the view's generation */
+    uint64_t reg_generation;            /* the registration's generation */
+    int64_t origin;
+    uint32_t owner;                     /* CINT_OWNER_* */
+    uint32_t publish;                   /* the registration's publish mode */
+} cint_gen_array;
+
+/* One argument of a wrapper, in declaration order: view for an array parameter, byte for a
+   Bool scalar (checked for 0 or 1), nothing for other scalars. */
+typedef struct cint_gen_arg {
+    const cint_view *view;
+    uint32_t byte;
+    uint32_t reserved;
+} cint_gen_arg;
+
+/* Where an operation is: its site, and inside a kernel's work item the row-major work-item
+   index and the step ordinal (SPEC-01P.1 IM-113); both are ignored outside the work-item
+   phase of a dispatch. */
+typedef struct cint_gen_at {
+    cint_position pos;
+    int64_t work_item;
+    int64_t step;
+} cint_gen_at;
+
+/* A fault to raise: code, operation identifier (NUL-terminated ASCII, at most 64 bytes),
+   typed operands, exact as a little-endian two's complement byte string of any length
+   (the runtime writes the minimal Z; NULL for none) and limit (NULL for none). The
+   runtime adds the position, the call stack, the revision and the kernel address. */
+typedef struct cint_gen_fault {
+    uint16_t code;
+    uint16_t operand_count;
+    uint32_t exact_len;
+    const char *operation;
+    const cint_tvalue *operands;
+    const uint8_t *exact;
+    const cint_tvalue *limit;
+} cint_gen_fault;
+
+/* The copy report of the last entry (6.4, M-31). */
+#define CINT_COPY_STAGING 1u
+#define CINT_COPY_PUBLISH 2u
+#define CINT_COPY_SNAPSHOT 3u
+#define CINT_COPY_FAULT_READBACK 4u
+typedef struct cint_copy {
+    uint32_t param;                     /* parameter index of the dispatch's kernel */
+    uint32_t reason;                    /* CINT_COPY_* */
+    cint_type type;
+    int64_t count;                      /* elements, not bytes */
+} cint_copy;
+
+/* ---------------------------------------------------------------------------------------- */
+/* Entries                                                                                   */
+
+/* Begins an entry for export x. In order: a NULL context is CINT_REFUSED; another active
+   call is CINT_BUSY; a held fault is CINT_FAULTED; a fuel budget below -1 is refused with
+   reason 0; then each argument is formed in declaration order (views: BUFFER, GENERATION,
+   TYPE, RANK, CALL, SIZE, EXTENT, PERMISSION, BOOL for the elements of a Bool input; Bool
+   scalars: BOOL); a NULL result pointer when x->has_result is refused with RESULT; an out or
+   inout view of a leased buffer is CINT_BUSY with reason LEASED. Nothing before this point
+   changes the context. The entry then starts (fuel consumed 0, no error result, an empty
+   copy report, entry count + 1) and makes the entry checks of 7.1 paragraph 11 over every
+   array parameter in turn; a function then takes depth 1 and charges 1 fuel at its name,
+   and a kernel begins its dispatch (number 0: checks, admission, N fuel, staging).
+   arrays receives param_count bound arrays (scalars' entries are left zero) and sizes
+   size_count size values. CINT_OK: the entry runs; the wrapper runs the body and calls
+   cint_gen_leave. Any other status: the wrapper returns it at once (the entry, if it
+   started, has already ended and released the context). */
+cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
+                           const void *result, cint_gen_array *arrays, int64_t *sizes);
+
+/* Ends the entry: ends an open dispatch without publishing, releases the context and
+   returns CINT_OK, CINT_FAULT, or CINT_RESOURCE after a boundary record. The wrapper writes
+   its result only when this returns CINT_OK. */
+cint_status cint_gen_leave(cint_ctx *ctx);
+
+/* 1 when the running entry has faulted. */
+int cint_gen_failed(const cint_ctx *ctx);
+
+/* Charges units of fuel at at (fuel-v1, IM-139): E_FUEL fuel.charge with limit the budget
+   when the charge would take consumption past it. */
+int cint_gen_charge(cint_ctx *ctx, const cint_gen_at *at, int64_t units);
+
+/* A user-function call at at: E_DEPTH call.enter (limit the depth limit) when it would exceed
+   the depth limit, else one fuel charge, then the call site joins the stack of active
+   calls. cint_gen_call_leave pops it when the callee returns normally. */
+int cint_gen_call_enter(cint_ctx *ctx, const cint_gen_at *at);
+void cint_gen_call_leave(cint_ctx *ctx);
+
+/* Raises a fault; always returns 1. A record that breaks the contract of cint_gen_fault is
+   replaced by E_UNSUPPORTED dispatch.admit with no operands (IM-185). */
+int cint_gen_raise(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_fault *f);
+
+/* Sets the error result of the running entry; tag counts from 1. */
+void cint_gen_error(cint_ctx *ctx, const cint_error_set *set, uint64_t tag);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Dispatches (6.4, RT-19)                                                                   */
+
+/* Begins a dispatch of kernel k at at (the callee name, or the export's name for a host
+   call) with arrays indexed by k's parameters. In order: takes the next dispatch number of
+   the entry; makes the entry checks in phase entry (for a host call also bind.stale and
+   bind.limit) and binds sizes; admits the over clause (E_SHAPE dispatch.admit when its
+   product passes M64); charges N fuel; stages every out and inout array into zero-filled
+   storage (an inout's elements copied in) and points arrays[p] at it, in row-major layout,
+   listing each in the copy report; enters the work-item phase. *items receives N. */
+int cint_gen_dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_gen_at *at, cint_gen_array *arrays,
+                            int64_t *sizes, int64_t *items);
+
+/* Ends the open dispatch: when the entry has not faulted, publishes each staged array into
+   its own memory (row-major); in every case frees the staging storage and restores arrays. */
+void cint_gen_dispatch_end(cint_ctx *ctx);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Print statements (7.3 paragraph 4, H-7)                                                   */
+
+/* A print statement: begin, append its parts, end. end hands the bytes, whole, to the
+   output callback (or discards them); a callback status other than CINT_OK faults the entry
+   with E_UNSUPPORTED host.output, the status as an I64 operand, at at. */
+int cint_gen_print_begin(cint_ctx *ctx);
+int cint_gen_print_bytes(cint_ctx *ctx, const void *bytes, size_t len);
+int cint_gen_print_i64(cint_ctx *ctx, int64_t v);
+int cint_gen_print_u64(cint_ctx *ctx, uint64_t v);
+int cint_gen_print_end(cint_ctx *ctx, const cint_gen_at *at);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Storage                                                                                   */
+
+/* The module variables (program->globals_size bytes, aligned to globals_align), owned by
+   the context. */
+void *cint_gen_globals(cint_ctx *ctx);
+
+/* The storage of the program's container k (an arena or pool), or NULL. */
+void *cint_gen_container(cint_ctx *ctx, uint32_t k);
+
+/* Frame-arena storage for local arrays, zero-filled; NULL after raising host.resource when
+   the arena (config frame_arena_bytes) has no room. mark/reset free in LIFO order. */
+void *cint_gen_frame_alloc(cint_ctx *ctx, const cint_gen_at *at, size_t bytes, size_t align);
+size_t cint_gen_frame_mark(const cint_ctx *ctx);
+void cint_gen_frame_reset(cint_ctx *ctx, size_t mark);
+
+/* A rank-r local array of type over frame-arena storage, row-major, lower bounds 0. */
+int cint_gen_local_array(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *out, cint_type type, uint32_t rank,
+                         const int64_t *shape);
+
+/* The copy report of the last entry; valid until the next call on the context. */
+const cint_copy *cint_gen_copies(const cint_ctx *ctx, size_t *count);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Slow paths of cint_rt_ops.h: each builds the record of its operation and raises it.      */
+
+#define CINT_OP_ADD 1u
+#define CINT_OP_SUB 2u
+#define CINT_OP_MUL 3u
+#define CINT_OP_NEG 4u
+#define CINT_OP_DIV 5u
+#define CINT_OP_REM 6u
+#define CINT_OP_SHL 7u      /* checked << */
+#define CINT_OP_SHL_WRAP 8u /* <<% */
+#define CINT_OP_SHR 9u
+
+/* An arithmetic fault of op on type tag (I8 to U64) with operands a and b, each given as its
+   value converted to uint64_t: E_DIV_ZERO for a zero divisor, E_OVERFLOW with the exact
+   result and the bound crossed otherwise. */
+int cint_gen_arith_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t op, uint32_t tag, uint64_t a, uint64_t b);
+/* A fault of shift op on a of type tag with count k of type ktag: E_SHIFT with limit
+   I64(w - 1) when k is outside 0..w-1 (IM-45), else (checked <<) E_OVERFLOW with the exact
+   a * 2^k and the bound crossed. */
+int cint_gen_shift_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t op, uint32_t tag, uint64_t a, uint32_t ktag,
+                         uint64_t k);
+/* E_NARROW as.checked.<from>.<to>: the operand, exact and the bound of to. */
+int cint_gen_narrow_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t from, uint32_t to, uint64_t v);
+/* E_BOUNDS index.checked.<E>: the index (with the dimension at rank 2 and above), limit the
+   extent (IM-186). */
+int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t dim, int64_t index);
+/* sum(xs) over every element of a (I8 to U64): charges ceil(n / 64) at at, then sums exactly
+   and checks the result against type tag rtag, writing it to out (IM-77, IM-81). */
+int cint_gen_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t rtag, void *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Typed values for fault records                                                            */
+
+/* An integer of type tag (Bool, I8 to U64): bits is its value converted to uint64_t. */
+static inline void cint_tv_int(cint_tvalue *t, uint32_t tag, uint64_t bits)
+{
+    uint32_t n = (tag == CINT_TAG_BOOL) ? 1u : (1u << ((tag & 0x0Fu) - 1u));
+    memset(t, 0, sizeof *t);
+    t->bytes[0] = (uint8_t)tag;
+    for (uint32_t k = 0; k < n; k++) t->bytes[1 + k] = (uint8_t)(bits >> (8u * k));
+    t->len = 1u + n;
+}
+static inline void cint_tv_i64(cint_tvalue *t, int64_t v) { cint_tv_int(t, CINT_TAG_I64, (uint64_t)v); }
+static inline void cint_tv_u64(cint_tvalue *t, uint64_t v) { cint_tv_int(t, CINT_TAG_U64, v); }
+
+#endif /* CINT_RT_GEN_H */

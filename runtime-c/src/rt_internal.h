@@ -1,0 +1,155 @@
+/* rt_internal.h: the context and the helpers the runtime's source files share. Not installed. */
+#ifndef CINT_RT_INTERNAL_H
+#define CINT_RT_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "cint_rt_gen.h"
+
+/* Every function of the host interface is exported; everything else is hidden by
+   -fvisibility=hidden. */
+#define RT_API CINT_EXPORT
+
+#define RT_DEFAULT_MAX_BUFFERS 256u
+#define RT_DEFAULT_DEPTH 256
+#define RT_DEFAULT_FRAME_ARENA INT64_C(16777216)
+#define RT_FRAMES_MAX 1024 /* frames an entry may hold; a larger depth limit is E_UNSUPPORTED (IM-185) */
+
+/* One live registration (6.1, M-10). The base address and the lease count are runtime
+   representation only (M-2). */
+typedef struct rt_slot {
+    uint64_t id;
+    uint64_t generation;
+    cint_type type;
+    int64_t extent;
+    int64_t elem_size;
+    uint32_t owner;   /* CINT_OWNER_RUNTIME or CINT_OWNER_BORROWED */
+    uint32_t ceiling; /* CINT_VIEW_READ or CINT_VIEW_WRITE */
+    uint32_t publish;
+    uint32_t align;
+    uint8_t *base;
+    size_t bytes;
+    uint64_t leases;
+} rt_slot;
+
+typedef struct rt_lease {
+    uint64_t number;
+    uint64_t buffer;
+} rt_lease;
+
+/* An out or inout argument of the open dispatch, staged (RT-19). */
+typedef struct rt_stage {
+    uint32_t param;
+    cint_gen_array own; /* the argument's own array, restored at the end */
+    uint8_t *mem;
+    size_t bytes;
+} rt_stage;
+
+struct cint_ctx {
+    atomic_int busy;
+    cint_allocator allocator;
+    const cint_program *program;
+    const cint_module_info *module;
+    cint_output_fn output;
+    void *output_user;
+    int64_t depth_limit;
+    int64_t frame_arena_bytes;
+    uint32_t max_buffers;
+
+    /* registry (6.1), ordered by id */
+    rt_slot *slots;
+    uint32_t slot_count, slot_cap;
+    uint64_t next_buffer;
+    rt_lease *leases;
+    size_t lease_count, lease_cap;
+    uint64_t next_lease;
+
+    /* counters of the canonical state (M-3) */
+    uint64_t next_arena, next_pool, entries, effects;
+
+    /* context-owned storage */
+    uint8_t *globals;
+    size_t globals_bytes;
+    uint8_t **containers;
+    size_t *container_bytes;
+
+    /* outcomes */
+    uint32_t refusal;
+    cint_fault_record fault;   /* code 0: none held */
+    cint_position *fault_stack;
+    bool boundary;             /* the held record is a boundary record (host.resource) */
+    const cint_error_set *error_set;
+    uint64_t error_tag;
+    int64_t fuel_budget, fuel_used;
+
+    /* the running entry */
+    bool in_entry, entry_faulted;
+    int64_t depth;
+    cint_position *stack; /* call sites of active calls: depth - 1 of them */
+    uint32_t frames;      /* capacity of stack and fault_stack */
+    int64_t dispatch_next;
+
+    /* the open dispatch */
+    bool dispatching;
+    const cint_gen_kernel *kernel;
+    int64_t dispatch_number;
+    uint32_t phase;
+    cint_gen_array *dispatch_arrays;
+    rt_stage *stages;
+    uint32_t stage_count;
+
+    /* copy report of the last entry */
+    cint_copy *copies;
+    size_t copy_count, copy_cap;
+
+    /* the print statement being formed */
+    uint8_t *print_buf;
+    size_t print_len, print_cap;
+
+    /* frame arena */
+    uint8_t *frame;
+    size_t frame_used, frame_cap;
+};
+
+/* ctx.c */
+void *rt_alloc(cint_ctx *ctx, size_t size);        /* aligned to 16, not zeroed */
+void *rt_alloc_zero(cint_ctx *ctx, size_t size);
+void rt_free(cint_ctx *ctx, void *p, size_t size);
+bool rt_acquire(const cint_ctx *ctx);               /* the busy flag */
+void rt_release(const cint_ctx *ctx);
+/* Grows *items (each item_size bytes) to hold at least need; false when out of room. */
+bool rt_grow(cint_ctx *ctx, void **items, size_t *cap, size_t need, size_t item_size);
+
+/* types.c */
+int64_t rt_elem_size(const cint_ctx *ctx, const cint_type *t, uint32_t *align); /* 0: not an element type */
+bool rt_type_equal(const cint_type *a, const cint_type *b);
+const char *rt_type_suffix(uint32_t tag); /* i8 .. u64 */
+unsigned rt_int_width(uint32_t tag);      /* bits of I8 .. U64 */
+bool rt_int_signed(uint32_t tag);
+
+/* registry.c */
+rt_slot *rt_find(cint_ctx *ctx, uint64_t id);
+/* Forms a host view into a bound array (7.1 paragraph 3): 0, or the refusal reason.
+   check_bools: also refuse Bool elements other than 0 and 1. */
+uint32_t rt_form_view(cint_ctx *ctx, const cint_view *v, bool check_bools, cint_gen_array *out, rt_slot **slot);
+/* Row-major copies between a bound array and compact storage. */
+void rt_gather(const cint_gen_array *a, uint8_t *dst);
+void rt_scatter(const cint_gen_array *a, const uint8_t *src);
+int64_t rt_count(const cint_gen_array *a); /* elements */
+
+/* fault.c */
+/* Writes the record of f at at (the first fault of the entry only). */
+void rt_raise(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_fault *f);
+/* The boundary record host.resource at at; the entry ends with CINT_RESOURCE. */
+int rt_resource(cint_ctx *ctx, const cint_gen_at *at);
+/* Minimal Z bytes of a little-endian two's complement string: the new length. */
+uint32_t rt_z_minimal(const uint8_t *bytes, uint32_t len);
+
+/* entry.c */
+/* The entry checks of 7.1 paragraph 11 over params, binding sizes. host: a host call
+   (bind.stale and bind.limit apply), kernel: a dispatch (bind.limit applies). */
+int rt_bind_checks(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *params, uint32_t count,
+                   cint_gen_array *arrays, int64_t *sizes, uint32_t size_count, bool host, bool kernel);
+
+#endif

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Builds the C runtime and its tests, and runs them twice: as they are, and under
+# AddressSanitizer and UndefinedBehaviorSanitizer. Usage: bash runtime-c/tests/run.sh
+#
+#   - test_runtime (tests/test_runtime.c with the runtime and both fixtures); the fault
+#     records it writes are compared byte for byte with cint_abi.faultrecord (golden.py)
+#   - libadvance.so and libtour.so from the fixtures; the spec's host.c, tour.c and reflect.c
+#     built with the spec's command, with no warnings, and their output compared with
+#     host.out, tour.out and reflect.out
+#   - the exported symbols of each library are exactly those of A-12
+#   - no mutable static data in any object (A-2), checked with nm
+#   - the headers compile alone and twice, and refuse a big-endian target
+#
+# Environment: CC (default cc), PYTHON (default the repository's .venv, else python3),
+# CINT_EXAMPLES (default ../shared/spec/examples beside the repository).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+rt=$(dirname "$here")
+repo=$(dirname "$rt")
+CC=${CC:-cc}
+examples=${CINT_EXAMPLES:-$(cd "$repo/.." && pwd)/shared/spec/examples}
+if [ -z "${PYTHON:-}" ]; then
+    if [ -x "$repo/.venv/bin/python" ]; then PYTHON=$repo/.venv/bin/python; else PYTHON=python3; fi
+fi
+build=$rt/build/tests
+warn=(-std=c17 -Wall -Wextra -Wpedantic -Werror)
+san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+export CINT_RT=$rt/include
+
+fail() { echo "run.sh: FAIL: $*" >&2; exit 1; }
+step() { echo "run.sh: $*"; }
+
+rm -rf "$build"
+mkdir -p "$build"
+
+# --- headers ------------------------------------------------------------------------------
+step "headers"
+printf '#include "cint_rt_host.h"\n#include "cint_rt_host.h"\nint main(void) { return (int)sizeof(cint_view) - 144; }\n' \
+    > "$build/h1.c"
+printf '#include "cint_rt.h"\n#include "cint_rt.h"\n#include "cint_rt_gen.h"\n#include "cint_rt_ops.h"\nint main(void) { return 0; }\n' \
+    > "$build/h2.c"
+"$CC" "${warn[@]}" -I "$CINT_RT" "$build/h1.c" -o "$build/h1" && "$build/h1"
+"$CC" "${warn[@]}" -I "$CINT_RT" "$build/h2.c" -o "$build/h2"
+if "$CC" -std=c17 -Wno-builtin-macro-redefined -U__BYTE_ORDER__ -D__BYTE_ORDER__=__ORDER_BIG_ENDIAN__ \
+    -I "$CINT_RT" -c "$build/h1.c" -o "$build/h1.o" 2> "$build/be.err"; then
+    fail "cint_rt_host.h compiled for a big-endian target"
+fi
+grep -q "little-endian" "$build/be.err" || fail "no #error for a big-endian target"
+if "$CC" -std=c11 -I "$CINT_RT" -c "$build/h1.c" -o "$build/h1.o" 2> /dev/null; then
+    fail "cint_rt_host.h compiled as C11"
+fi
+
+# --- golden fault records -------------------------------------------------------------------
+step "golden records from cint_abi.faultrecord ($PYTHON)"
+PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" \
+    "$PYTHON" "$here/golden.py" "$examples" | sort > "$build/golden.txt"
+
+run_mode() { # $1: plain or san
+    local mode=$1 d=$build/$1 extra=()
+    [ "$mode" = san ] && extra=("${san[@]}")
+    mkdir -p "$d/out" "$d/obj/rt" "$d/obj/fx"
+    step "[$mode] runtime objects and the fixture libraries"
+    for f in "$rt"/src/*.c; do
+        "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -fPIC -fvisibility=hidden -I "$CINT_RT" -c "$f" \
+            -o "$d/obj/rt/$(basename "$f" .c).o"
+    done
+    for m in advance tour; do
+        "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -fPIC -fvisibility=hidden -I "$CINT_RT" \
+            -c "$here/fixtures/${m}_mod.c" -o "$d/obj/fx/${m}_mod.o"
+        "$CC" "${extra[@]}" -shared "$d"/obj/rt/*.o "$d/obj/fx/${m}_mod.o" -o "$d/out/lib$m.so"
+    done
+
+    step "[$mode] test_runtime"
+    "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
+        "$here/fixtures/advance_mod.c" "$here/fixtures/tour_mod.c" "$here/test_runtime.c" -o "$d/test_runtime"
+    "$d/test_runtime" "$d/records.txt"
+    sort "$d/records.txt" > "$d/records.sorted"
+    diff "$build/golden.txt" "$d/records.sorted" > "$d/records.diff" ||
+        fail "[$mode] fault records differ from cint_abi.faultrecord: see $d/records.diff"
+    step "[$mode] $(wc -l < "$d/records.sorted") fault records equal cint_abi's bytes"
+
+    step "[$mode] spec examples host.c, tour.c, reflect.c"
+    for pair in host:advance tour:tour reflect:tour; do
+        local prog=${pair%%:*} lib=${pair##*:}
+        cp "$examples/$prog.c" "$d/$prog.c"
+        (cd "$d" && "$CC" -std=c17 -Wall -Wextra -Wpedantic "${extra[@]}" -I "$CINT_RT" "$prog.c" -L out -l"$lib" \
+            -Wl,-rpath,'$ORIGIN/out' -o "$prog") 2> "$d/$prog.warnings"
+        [ -s "$d/$prog.warnings" ] && { cat "$d/$prog.warnings" >&2; fail "[$mode] $prog.c: warnings"; }
+        "$d/$prog" > "$d/$prog.got"
+        cmp -s "$d/$prog.got" "$examples/$prog.out" ||
+            { diff "$examples/$prog.out" "$d/$prog.got" >&2; fail "[$mode] $prog output differs from $prog.out"; }
+    done
+}
+
+check_symbols() { # A-12: the library exports exactly these
+    local d=$build/plain host_fns
+    host_fns="cint_abi_version cint_buffer_create cint_buffer_lease cint_buffer_read cint_buffer_register
+        cint_buffer_register_bytes cint_buffer_register_elements cint_buffer_release cint_ctx_clear_fault
+        cint_ctx_create cint_ctx_destroy cint_ctx_error cint_ctx_fault cint_ctx_fault_descriptors cint_ctx_refusal
+        cint_fault_encode cint_fault_get cint_fuel_consumed cint_lease_end cint_library_desc cint_observer_desc
+        cint_program_abi"
+    for pair in "advance:cm_7_advance cx_7_advance_5_total cx_7_advance_7_advance" \
+                "tour:cm_4_tour cx_4_tour_10_parse_x5Fu cx_4_tour_5_greet cx_4_tour_5_scale"; do
+        local lib=${pair%%:*} own=${pair#*:}
+        nm -D --defined-only "$d/out/lib$lib.so" | awk '{print $3}' | sort > "$d/lib$lib.symbols"
+        printf '%s\n' $host_fns $own | sort > "$d/lib$lib.expected"
+        diff "$d/lib$lib.expected" "$d/lib$lib.symbols" ||
+            fail "lib$lib.so exports other symbols than A-12 lists"
+    done
+    step "exported symbols are exactly A-12's ($(wc -l < "$d/libtour.symbols") in libtour.so)"
+}
+
+check_static_data() { # A-2: no mutable static data in the runtime or the generated code
+    local d=$build/plain bad
+    bad=$(nm -f sysv "$d"/obj/*/*.o | awk -F'|' '$4 ~ /OBJECT/ && $7 ~ /^ *(\.data|\.bss|\.tdata|\.tbss|COMMON)/ {print $1 $7}' |
+        grep -v '\.data\.rel\.ro' || true)
+    [ -z "$bad" ] || fail "mutable static data: $bad"
+    for o in "$d"/obj/*/*.o; do
+        local sizes
+        sizes=$(size -A "$o" | awk '$1 ~ /^\.(data|bss|tdata|tbss)$/ {s += $2} END {print s + 0}')
+        [ "$sizes" = 0 ] || fail "$(basename "$o") has $sizes bytes of .data/.bss"
+    done
+    step "no mutable static data in $(ls "$d"/obj/*/*.o | wc -l) objects (nm, size)"
+}
+
+run_mode plain
+check_symbols
+check_static_data
+run_mode san
+step "all passed"
