@@ -806,7 +806,7 @@ static void test_depth_and_ops(void)
     dump_record(ctx, "t_depth");
     cint_ctx_destroy(ctx);
 
-    ctx = make(&t_info, 0, 2000, NULL, NULL); /* more frames than the runtime provides */
+    ctx = make(&t_info, 0, 5000, NULL, NULL); /* more frames than the runtime provides (4096) */
     CHECK(cx_t_rec(ctx, -1, 1, &r) == CINT_FAULT && code_of(ctx) == CINT_E_UNSUPPORTED);
     dump_record(ctx, "t_frames");
     cint_ctx_destroy(ctx);

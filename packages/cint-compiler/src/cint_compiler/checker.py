@@ -975,6 +975,7 @@ class Checker:
         if s.var is not None:
             self.declare(self.scope, s.var, s.xsym, s.span)
         self.loop_body(s.body, s.label)
+        self.view_iterated(s.iterable)
         self.scope = saved
 
     def s_Break(self, s: A.Break):
@@ -2512,6 +2513,15 @@ class Checker:
                     marks.append((s, tick))
             sc = sc.parent
 
+    def view_iterated(self, it):
+        """`for x in v`: the view ``v`` is used by every iteration, so a dispatch in the body that writes its
+        array is C5011 (LS-253)."""
+        r = self.view_root(it)
+        if r is not None and isinstance(r.ref.info, Checker.ViewInfo) and r.ref.info.mark is not None:
+            vi = r.ref.info
+            raise _err("C5011", vi.mark, "`%s` views `%s`, which this dispatch writes, while a loop iterates it "
+                       "(LS-253)" % (r.ref.name, vi.root.name))
+
     def views_in_loop(self, start):
         """After a loop body: a view variable declared before the loop and used in it is live across a dispatch
         in the body that writes its array (LS-253)."""
@@ -2669,7 +2679,7 @@ class Checker:
             self.fold(v)
             return VOID
         b = args[1]
-        self.expr(b, None)
+        self.expr(b, t)
         if not (isinstance(b.ty, ArrayType) and b.ty.elem == t.elem and b.ty.rank == t.rank):
             raise _err("C2001", start_span(b), "expected an array of %s of rank %d, found %s" % (t.elem, t.rank, b.ty))
         if name == "equal":

@@ -112,7 +112,8 @@ def cmd_run(ns) -> int:
         o = ctx.run_entry(kind, target, [], fuel=ns.fuel, depth=ns.depth)
     sys.stdout.flush()
     if o.kind == "fault":
-        sys.stderr.write(fault_report(o.record, o.fuel, c.source.splitlines(),
+        src = c.sources.get(o.record.position.path, c.source) if getattr(c, "sources", None) else c.source
+        sys.stderr.write(fault_report(o.record, o.fuel, src.splitlines(),
                                       "the program stopped; stdout holds what it wrote before the fault"))
         return EXIT_FAULT
     if o.kind == "error":
