@@ -73,7 +73,8 @@ def digits_of(expr):
     ("total(a[9..=6 by -1])", 9876),
     ("total(a[9..6 by -1])", 987),
     ("total(a[.. by -4])", 951),
-    ("total(a[..=7 by -3])", 987 - 90),
+    ("total(a[..=7 by -3])", 9),
+    ("total(a[..=3 by -3])", 963),
     ("total(a[3..=2])", 0),
     ("total(a[10..])", 0),
     ("total(a[2..=3 by -1])", 0),
@@ -91,7 +92,7 @@ def test_slice_forms(expr, want):
     ("total(a[2..lo + 7])", [2, 11]),             # hi above the extent
     ("total(a[lo..=lo - 2])", [4, 2]),            # inclusive: lo..hi + 1
     ("total(a[lo + 6.. by -1])", [10, -1]),       # negative step: first bound above the last index
-    ("total(a[lo..=lo + 1 by -1])", [4, 5]),      # negative step: bounds cross
+    ("total(a[lo..=lo + 2 by -1])", [4, 6]),      # negative step: bounds cross
     ("total(a[lo..=I64.max])", [4, (1 << 63) - 1]),   # hi + 1 is exact: E_BOUNDS, not E_OVERFLOW
 ])
 def test_slice_faults(expr, ops):
@@ -99,7 +100,7 @@ def test_slice_faults(expr, ops):
     rec = fault(src)
     assert (rec.code, rec.operation) == ("E_BOUNDS", "slice.checked.i64")
     assert operands(rec) == ops and rec.limit[1] == 10 and rec.exact is None
-    assert where(rec) == (13, 18)            # the slice's `[`
+    assert where(rec) == (12, 19)            # the slice's `[`
     assert rec.stack == []
 
 
@@ -130,10 +131,10 @@ export I64 run() {
 
 @pytest.mark.clause("SPEC-04 LS-161")
 def test_by_takes_a_nonzero_constant():
-    for step, col in (("0", 29), ("s", 29), ("1 + 1 - 2", 29)):
+    for step in ("0", "s", "1 + 1 - 2", "-0"):
         err = compile_error("export I64 run() {\n    I64[8] a;\n    I64 s = 2;\n    return len(a[0..8 by %s]);\n}\n"
                             % step)
-        assert err.code == "C2053" and where(err) == (4, col - 3 + 0) or err.code == "C2053"
+        assert err.code == "C2053" and where(err) == (4, 26), step
     assert value("export I64 run() {\n    I64[8] a;\n    return len(a[0..8 by 4 - 1]);\n}\n") == 3
 
 
@@ -232,18 +233,18 @@ export I64 run() {
 
 @pytest.mark.clause("SPEC-04 LS-106", "SPEC-04 LS-120", "SPEC-04 LS-162")
 @pytest.mark.parametrize("body, code, pos", [
-    ("in I64[_] v = x[0..2];\n    v[0] = 1;", "C2060", (4, 5)),
-    ("in I64[_] v = x[0..2];\n    v = x[2..4];", "C2060", (4, 5)),
-    ("in I64[_] v = x[0..2];\n    inout I64[_] w = v[..];", "C2067", (4, 22)),
-    ("inout I64[_] v = g();", "C2051", (3, 22)),
-    ("in I64[4] v = x[0..2];", "C2012", (3, 19)),
-    ("in I32[_] v = x;", "C2001", (3, 19)),
-    ("in I64[_] v;", "C2050", (3, 15)),
-    ("in I64 v = 1;", "C9102", (3, 8)),
+    ("in I64[_] v = x[0..2];\n    v[0] = 1;", "C2060", (5, 5)),
+    ("in I64[_] v = x[0..2];\n    v = x[2..4];", "C2060", (5, 5)),
+    ("in I64[_] v = x[0..2];\n    inout I64[_] w = v[..];", "C2067", (5, 22)),
+    ("inout I64[_] v = g();", "C2051", (4, 22)),
+    ("in I64[4] v = x[0..2];", "C2012", (4, 19)),
+    ("in I32[_] v = x;", "C2001", (4, 19)),
+    ("in I64[_] v;", "C2050", (4, 15)),
+    ("in I64 v = 1;", "C9102", (4, 8)),
 ])
 def test_view_variable_errors(body, code, pos):
     src = "I64[2] g() { I64[2] a; return a; }\nexport I64 run() {\n    I64[8] x;\n    %s\n    return 0;\n}\n" % body
-    err = compile_error(src.replace("x;\n    ", "x;\n    ", 1))
+    err = compile_error(src)
     assert err.code == code
     assert where(err) == pos
 
@@ -252,9 +253,8 @@ def test_view_variable_errors(body, code, pos):
 def test_slice_of_in_parameter_is_read_only():
     err = compile_error("void f(in I64[_] xs) {\n    xs[0..1][0] = 1;\n}\n")
     assert err.code == "C2060"
-    err = compile_error("void b(inout I64[_] ys) { ys[0] = 1; }\nvoid f(in I64[_] xs) {\n    b(transpose(xs[..][..])[0..1]);\n}\n") \
-        if False else compile_error("void b(inout I64[_, _] ys) { ys[0, 0] = 1; }\n"
-                                   "void f(in I64[_, _] xs) {\n    b(transpose(xs));\n}\n")
+    err = compile_error("void b(inout I64[_, _] ys) { ys[0, 0] = 1; }\n"
+                        "void f(in I64[_, _] xs) {\n    b(transpose(xs));\n}\n")
     assert err.code == "C2067" and where(err) == (3, 7)
 
 
@@ -347,15 +347,18 @@ def test_copy_checks():
         ("I64[4] a; I64[3] b; copy(a, b);", "C2012"),
         ("I64[4] a; I32[4] b; copy(a, b);", "C2001"),
         ("I64[4] a; copy(a, 1);", "C2001"),
-        ("const I64[2] K = [1, 2]; I64[2] a; copy(K, a);", "C2067"),
         ("I64[4] a; fill(a, true);", "C2001"),
-        ("struct_free(); ", None),
+        ("I64[4] a; fill(a[..], 1, 2);", "C2022"),
     ]
     for body, code in cases:
-        if code is None:
-            continue
         err = compile_error("export I64 run() {\n    %s\n    return 0;\n}\n" % body)
         assert err.code == code, body
+    err = compile_error("struct P { I64 v; }\nvoid f() {\n    P[2] a;\n    _ = equal(a, a);\n}\n")
+    assert err.code == "C2103"
+    err = compile_error("void f(in I64[_] k) {\n    I64[2] a;\n    copy(k[..], a);\n}\n")
+    assert err.code == "C2067" and where(err) == (3, 10)
+    err = compile_error("I64[2] g() { I64[2] a; return a; }\nvoid f() {\n    I64[2] a;\n    fill(g(), 1);\n}\n")
+    assert err.code == "C2058" and where(err) == (4, 10)
 
 
 # ----------------------------------------------------------------------------- built-ins (LS-145)
@@ -399,14 +402,6 @@ def test_still_refused():
 @pytest.mark.clause("SPEC-04 LS-145")
 def test_views_in_reductions_loops_and_prints():
     src = """
-I64 main() {
-    I64[2, 3] m = [[1, 2, 3], [4, 5, 6]];
-    "{m[.., 1..]} {transpose(m)} {m[1][..] }";
-    return 0;
-}
-"""
-    assert compile_error(src).code == "C2010"
-    src = """
 export I64 run() {
     I64[2, 3] m = [[1, 2, 3], [4, 5, 6]];
     "{m[.., 1..]} {transpose(m)}\\n";
@@ -429,20 +424,19 @@ def test_slice_arguments_alias():
     put = "void put(inout I64[_] d, in I64[_] s) { d[0] = s[0]; }\n"
     err = compile_error(put + "export I64 run() {\n    I64[8] x;\n    put(x[0..4], x[3..5]);\n    return 0;\n}\n")
     assert err.code == "C5010" and where(err) == (4, 18)
-    err = compile_error(put + "export I64 run() {\n    I64[8] x;\n    put(x[1], x);\n    return 0;\n}\n"
-                        .replace("I64[8] x", "I64[2, 4] x"))
+    err = compile_error(put + "export I64 run() {\n    I64[2, 4] x;\n    put(x[1], x[1, ..]);\n    return 0;\n}\n")
     assert err.code == "C5010" and where(err) == (4, 15)
     src = put + """
 export I64 run(I64 j) {
     I64[8] x = [0, 1, 2, 3, 4, 5, 6, 7];
     put(x[0..4], x[4..]);
     put(x[0..8 by 2], x[1..8 by 2]);
-    put(x[0..0], x[..]);
+    put(x[0..1], x[1..]);
     put(x[4..], x[j..j + 2]);
     return x[0] * 10 + x[4];
 }
 """
-    assert value(src, args=[0]) == 10
+    assert value(src, args=[0]) == 11
     rec = fault(src, args=[3])
     assert (rec.code, rec.operation, operands(rec)) == ("E_ALIAS", "bind.alias", [0, 1])
     assert where(rec) == (8, 5)
@@ -466,7 +460,7 @@ export I64 run(I64 k) {
     rec = fault(src, args=[2])
     assert (rec.code, rec.operation) == ("E_SHAPE", "bind.shape")
     err = compile_error(src.replace("a[0..k]", "a[0..4]"))
-    assert err.code == "C2012" and where(err) == (15, 17)
+    assert err.code == "C2012" and where(err) == (18, 26)
     rec = fault(src.replace("pair(a[0..k], m[1]) * 10 + ", ""), args=[1])
     assert (rec.code, rec.operation, operands(rec), rec.limit[1]) == ("E_SHAPE", "decl.shape", [0, -2], 0)
 
@@ -488,7 +482,7 @@ export I64 run() {
 }
 """
     err = compile_error(src)
-    assert err.code == "C5011" and where(err) == (6, 5)
+    assert err.code == "C5011" and where(err) == (7, 5)
     loop = KERNEL + """
 export I64 run() {
     I32[4] f = [1, 2, 3, 4];
@@ -503,7 +497,7 @@ export I64 run() {
 }
 """
     err = compile_error(loop)
-    assert err.code == "C5011" and where(err) == (9, 9)
+    assert err.code == "C5011" and where(err) == (10, 9)
     ok = KERNEL + """
 export I64 run() {
     I32[4] f = [1, 2, 3, 4];
@@ -536,9 +530,10 @@ export I64 run() {
     inout I64[_] w = ss[1].d[..];
     ss[1] = t;
     set(ss[0]);
+    I64 k = ss[0].k * 10 + ss[0].d[1];
     inout S[_] both = ss[..];
     fill(both, t);
-    return v[0] * 10000 + w[0] * 1000 + ss[0].k * 100 + ss[0].d[0] * 10 + ss[1].d[1];
+    return v[0] * 100000 + w[0] * 10000 + k * 100 + ss[0].d[0] * 10 + ss[1].d[1];
 }
 """
-    assert value(src) == 30000 + 3000 + 0 + 30 + 0
+    assert value(src) == 300000 + 30000 + 5700 + 30 + 0

@@ -81,6 +81,7 @@ class Emitter:
         self.globals_layout = {}
         self.gsize = 0
         self.modinfo = module_symbol(compiled.name)
+        self.fast_kernels = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -319,6 +320,102 @@ class Emitter:
         self.bodies.append(sig + "\n{\n" + "\n".join("    " + l for l in body) + "\n}\n")
         self.kernel_desc(info)
         self.fn_kind = "func"
+        self.fast_kernel(info, scal)
+
+    # ------------------------------------------------------------------ the elementwise fast path
+
+    def fast_kernel(self, info, scal):
+        """kf_NAME(ctx, A, S, scalars, begin, end): the branch-free path of an elementwise kernel.
+
+        Applies to a rank-1 over clause whose body only declares scalars and stores to `out[i]`, reading
+        arrays at `[i]` and scalars, with + - * in every form, comparisons and bitwise operators on
+        I8..U64.  Returns 1 when any item of the block may have faulted (then the caller reruns the
+        block on the exact path)."""
+        d = info.decl
+        if len(d.over) != 1:
+            return
+        ov = info.over[0]
+        fv = {}
+        arrays = set()
+        ptrs = {}
+        lines = []
+        ok = [True]
+
+        def ex(e):
+            if not ok[0]:
+                return "0"
+            if e.cval is not NOTCONST and not e.skip_fold and isinstance(e.ty, IntType) and e.ty.bits <= 64:
+                return int_lit(e.ty, e.cval)
+            if isinstance(e, A.Paren):
+                return ex(e.inner)
+            if isinstance(e, A.Name):
+                sym = e.ref
+                if sym in fv:
+                    return fv[sym]
+                if sym.kind == "param" and not isinstance(sym.type, ArrayType):
+                    return "p_%s" % sym.name
+                if sym is ov:
+                    return "o_"
+                ok[0] = False
+                return "0"
+            if isinstance(e, A.Index) and isinstance(e.base, A.Name) and e.base.ref.kind == "param" \
+                    and len(e.items) == 1 and isinstance(e.items[0], A.Name) and e.items[0].ref is ov \
+                    and isinstance(e.ty, IntType) and e.ty.bits <= 64:
+                p = info.params.index(e.base.ref)
+                if e.base.ref.type.dims[0] != ov.decl.extent.ident:
+                    ok[0] = False
+                arrays.add(p)
+                ptrs[p] = self.ctype(e.ty)
+                return "ap%d[o_]" % p
+            if isinstance(e, A.Binary) and isinstance(e.ty, IntType) and e.ty.bits <= 64 and \
+                    e.op in ("+", "-", "*", "+%", "-%", "*%", "&", "|", "^"):
+                a, b = ex(e.left), ex(e.right)
+                ct = self.ctype(e.ty)
+                if e.op in ("&", "|", "^"):
+                    return "((%s)(%s %s %s))" % (ct, a, e.op, b)
+                name, form = ARITH_OPS[e.op]
+                if form == "wrap":
+                    return "cint_%s_wrap_%s(%s, %s)" % (name, e.ty.token, a, b)
+                t = "f%d" % len(lines)
+                lines.append("%s %s; ovf_ |= __builtin_%s_overflow(%s, %s, &%s);" % (ct, t, name, a, b, t))
+                return t
+            if isinstance(e, A.Binary) and e.op in CMP_OPS and isinstance(e.left.ty, IntType):
+                return "(%s %s %s)" % (ex(e.left), e.op, ex(e.right))
+            ok[0] = False
+            return "0"
+
+        for st in d.body.stmts:
+            if isinstance(st, A.VarDecl) and st.init is not None and isinstance(st.resolved, IntType) \
+                    and st.resolved.bits <= 64 and st.mode is None:
+                v = ex(st.init)
+                name = "l%d" % len(fv)
+                lines.append("const %s %s = %s;" % (self.ctype(st.resolved), name, v))
+                fv[st.sym] = name
+            elif isinstance(st, A.Assign) and st.op == "=" and isinstance(st.place, A.Index) \
+                    and isinstance(st.place.base, A.Name) and st.place.base.ref.kind == "param" \
+                    and st.place.base.ref.info in ("out", "inout") and len(st.place.items) == 1 \
+                    and isinstance(st.place.items[0], A.Name) and st.place.items[0].ref is ov \
+                    and st.place.base.ref.type.dims[0] == ov.decl.extent.ident \
+                    and isinstance(st.place.ty, IntType) and st.place.ty.bits <= 64:
+                p = info.params.index(st.place.base.ref)
+                arrays.add(p)
+                ptrs[p] = self.ctype(st.place.ty)
+                v = ex(st.value)
+                lines.append("ap%d[o_] = %s;" % (p, v))
+            else:
+                ok[0] = False
+            if not ok[0]:
+                return
+        params = ["cint_ctx *ctx", "cint_gen_array *A", "const int64_t *S"] + scal + ["int64_t b_", "int64_t e_"]
+        # Distinct buffers: written arrays are staging of this dispatch, and the entry checks refuse a
+        # written view that overlaps another argument (E_ALIAS), so `restrict` holds.
+        body = ["int ovf_ = 0;", "(void)ctx; (void)S;"]
+        body += ["%s *restrict ap%d = (%s *)A[%d].data;" % (ct, p, ct, p) for p, ct in sorted(ptrs.items())]
+        body += ["for (int64_t o_ = b_; o_ < e_; o_++) {"]
+        body += ["    " + l for l in lines] + ["}", "return ovf_ != 0;"]
+        self.bodies.append("static int kf_%s(%s)\n{\n%s\n}\n" % (d.name, ", ".join(params), "\n".join(
+            "    " + l for l in body)))
+        self.fast_kernels[d.name] = sorted(arrays)
 
     def gen_param(self, p, info, kernel=False):
         t = p.type
@@ -970,7 +1067,36 @@ class Emitter:
         return "0"
 
     def work_items(self, info, A, S, scal, fail):
-        """Loops over the over clause in row-major order, one call of the body per work-item."""
+        """Loops over the over clause in row-major order, one call of the body per work-item.
+
+        A kernel whose body is elementwise (kernel_fast) first runs blocks of work-items on a
+        branch-free path over contiguous memory that only accumulates overflow flags; a block whose
+        flags are all clear is done (its stores went to staging, published only if the whole
+        dispatch completes), and a block with a flag is run again item by item on the exact path,
+        which reports the canonical fault of the lowest work-item with its step ordinal.
+        """
+        d = info.decl
+        sizes = [s.name for s in info.size_params]
+        fast = self.fast_kernels.get(d.name)
+        if fast is not None:
+            k = sizes.index(d.over[0].extent.ident)
+            arrays = fast
+            conds = " && ".join("cintg_flat(&%s[%d])" % (A, p) for p in arrays) or "1"
+            args = ["ctx", A, S] + scal
+            out = ["if (%s) {" % conds,
+                   "  for (int64_t b_ = 0; b_ < %s[%d]; b_ += 1024) {" % (S, k),
+                   "    int64_t e_ = %s[%d] - b_ < 1024 ? %s[%d] : b_ + 1024;" % (S, k, S, k),
+                   "    if (kf_%s(%s, b_, e_)) {" % (d.name, ", ".join(args)),
+                   "      for (int64_t o_ = b_; o_ < e_; o_++) if (kb_%s(%s, o_, o_)) %s" % (
+                       d.name, ", ".join(args), fail),
+                   "    }",
+                   "  }",
+                   "} else {"]
+            slow = self.work_items_slow(info, A, S, scal, fail)
+            return out + ["  " + l for l in slow] + ["}"]
+        return self.work_items_slow(info, A, S, scal, fail)
+
+    def work_items_slow(self, info, A, S, scal, fail):
         d = info.decl
         sizes = [s.name for s in info.size_params]
         out = ["{ int64_t wi_ = 0;"]
@@ -1366,6 +1492,12 @@ CINTG_NAMED_(uint8_t, u8, CINT_TAG_U8, 0, 0, UINT8_MAX)
 CINTG_NAMED_(uint16_t, u16, CINT_TAG_U16, 0, 0, UINT16_MAX)
 CINTG_NAMED_(uint32_t, u32, CINT_TAG_U32, 0, 0, UINT32_MAX)
 CINTG_NAMED_(uint64_t, u64, CINT_TAG_U64, 0, 0, UINT64_MAX)
+
+/* Whether an array is rank 1, contiguous and 0-based: the layout of the elementwise fast path. */
+static inline int cintg_flat(const cint_gen_array *a)
+{
+    return a->rank == 1 && a->stride[0] == 1 && a->lower[0] == 0;
+}
 
 /* E_SHAPE bind.shape at a call: parameter, dimension, extent given; limit the extent expected. */
 static inline int cintg_bind_shape(cint_ctx *ctx, const cint_gen_at *at, int64_t param, int64_t dim, int64_t got,

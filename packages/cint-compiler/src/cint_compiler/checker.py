@@ -1960,10 +1960,10 @@ class Checker:
                     later = args[max(i, j)]
                     raise _err("C5010", start_span(later), "a written argument overlaps another argument of the call")
         for i, (p, a) in enumerate(zip(info.params, args)):
-            if p.info not in ("inout", "out") or not isinstance(a.ty, ArrayType):
+            if p.info not in ("inout", "out"):
                 continue
             for j, b in enumerate(args):
-                if j != i and isinstance(b.ty, ArrayType) and self.views_overlap_static(a, b):
+                if j != i and self.views_overlap_static(a, b):
                     raise _err("C5010", start_span(args[max(i, j)]), "a written argument shares elements with "
                                "another argument of the call (LS-121)")
 
@@ -2452,7 +2452,7 @@ class Checker:
         if not isinstance(it, ArrayType) or it.elem != t.elem or it.rank != t.rank:
             raise _err("C2001", start_span(d.init), "expected %s, found %s" % (t, it))
         root = self.view_root(d.init)
-        if root is None or root.ref.kind not in ("local", "global", "param", "const"):
+        if root is None or root.ref.kind not in ("local", "global", "param", "const", "module"):
             raise _err("C2051", start_span(d.init), "a view views a variable, a parameter, or a part of one; "
                        "this value does not outlive the statement")
         if d.mode == "inout":
@@ -2623,8 +2623,29 @@ class Checker:
                        "one array and are not the same view (LS-70)",
                        help="copy through storage the program declares")
 
+    def view_path(self, e):
+        """The variable and field path of the array that a view expression views, or None."""
+        while True:
+            if isinstance(e, A.Paren):
+                e = e.inner
+            elif isinstance(e, A.Index) and getattr(e, "view", False):
+                e = e.base
+            elif isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and \
+                    getattr(e, "bname", None) in ("transpose", "reverse"):
+                e = e.argv[0]
+            else:
+                return self.place_path(e)
+
     def views_overlap_static(self, a, b):
-        """Whether two argument views of one variable are known to share an element (LS-121)."""
+        """Whether two arguments, one of them a view, are known to share an element (LS-121): views of one
+        array whose elements are known, or a view of an array field of a struct that is the other argument."""
+        x, y = self.view_path(a), self.view_path(b)
+        if x is not None and y is not None and x != y and (x[:len(y)] == y or y[:len(x)] == x):
+            inner = a if len(x) > len(y) else b
+            v = self.static_view(inner)
+            return v is not None and all(n > 0 for n in v[2])     # otherwise checked at entry (E_ALIAS)
+        if not (isinstance(a.ty, ArrayType) and isinstance(b.ty, ArrayType)):
+            return False
         x, y = self.static_view(a), self.static_view(b)
         if x is None or y is None or x[0] != y[0]:
             return False

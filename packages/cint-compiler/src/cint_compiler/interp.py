@@ -736,6 +736,16 @@ class Context(Evaluator):
                 if v.storage is w.storage and _overlap(v, w):
                     a, b = (i, j) if (q.info not in ("inout", "out") or i < j) else (j, i)
                     self.fault(MachineFault("E_ALIAS", "bind.alias", [(I64, a), (I64, b)]), span)
+        # a view of an array field of a struct that is also an argument (an `inout` struct, or a written view)
+        for i, (p, v) in enumerate(zip(info.params, args)):
+            for j, (q, w) in enumerate(zip(info.params, args)):
+                if j == i or not (isinstance(v, StructValue) and isinstance(w, ArrayValue)) or w.size == 0:
+                    continue
+                if (p.info == "inout" or q.info in ("inout", "out")) and w.storage in _field_storages(v):
+                    written = [k for k, r in ((i, p), (j, q)) if r.info in ("inout", "out")]
+                    a = min(written)
+                    b = j if a == i else i
+                    self.fault(MachineFault("E_ALIAS", "bind.alias", [(I64, a), (I64, b)]), span)
 
     # -------------------------------------------------------------- kernels
 
@@ -1251,6 +1261,20 @@ def assign_value(cur, v):
                 cur.fields[name] = assign_value(old, x)
         return cur
     return copy_value(v)
+
+
+def _field_storages(sv: StructValue) -> list:
+    """The storage of every array that is part of a struct value, through nested structs and arrays."""
+    out = []
+    for x in sv.fields.values():
+        if isinstance(x, StructValue):
+            out.extend(_field_storages(x))
+        elif isinstance(x, ArrayValue):
+            out.append(x.storage)
+            for e in x.storage.cells:
+                if isinstance(e, StructValue):
+                    out.extend(_field_storages(e))
+    return out
 
 
 def _overlap(a: ArrayValue, b: ArrayValue) -> bool:
