@@ -83,3 +83,17 @@ def test_library_exports_exactly_a12(tmp_path):
         if len(cols) >= 7 and cols[6] in (".data", ".bss") and not cols[0].startswith(("_", "completed.")):
             mutable.append(cols[0])
     assert mutable == [], mutable
+
+
+@pytest.mark.clause("A-19", "A-20", "A-24", "H-2")
+def test_reflection_table_read_with_cint_abi_alone(tmp_path):
+    from cint_abi.reflect import read_library
+    from cint_abi.typesig import format_c_prototype
+    lib = read_library(build_lib(tmp_path, "tour"))
+    assert lib.abi == (3, 2)
+    rows = [(e.name, e.kind, e.effect, e.size_names, e.parameters, len(e.signature_bytes)) for e in lib.exports]
+    assert rows == [("parse_u", "function", "pure", [], ["s"], 117), ("scale", "kernel", "pure", ["n"], ["x", "k", "y"], 82),
+                    ("greet", "function", "observe", [], ["times"], 48)]
+    assert all(e.address != 0 and e.signature is not None for e in lib.exports)
+    assert "cint_status parse_u(cint_ctx *ctx, int64_t fuel, cint_view s" in format_c_prototype(
+        "parse_u", lib.exports[0].signature, param_names=["s"])

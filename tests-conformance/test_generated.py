@@ -67,3 +67,24 @@ def test_generator_is_deterministic_and_varied():
     b = [program(random.Random(s)) for s in range(20)]
     assert a == b
     assert len({src for src, _ in a}) == 20
+
+
+try:
+    from hypothesis import HealthCheck, given, settings, strategies as st
+except ImportError:  # pragma: no cover
+    given = None
+
+if given is not None:
+    @pytest.mark.clause("SPEC-03P.1 4", "IM-159")
+    @settings(max_examples=int(os.environ.get("CINT_GEN_HYPOTHESIS", "25")), deadline=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(rnd=st.randoms(use_true_random=False), wide=st.booleans())
+    def test_hypothesis_programs_agree(rnd, wide, tmp_path_factory):
+        """The same comparison with hypothesis drawing the generator's choices (shrinkable seeds)."""
+        tmp = tmp_path_factory.mktemp("hyp")
+        src, fuel = program(rnd, wide=wide)
+        ref = outcome_text(src, fuel, "ref", tmp, 0)
+        for exe in executors()[1:]:
+            got = outcome_text(src, fuel, exe, tmp, 0)
+            if "\noutcome refused\nrefused.reason cpu-c17:" not in got:
+                assert got == ref, "--- program\n%s--- ref\n%s--- %s\n%s" % (src, ref, exe, got)

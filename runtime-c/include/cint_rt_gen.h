@@ -59,9 +59,13 @@ typedef struct cint_gen_param {
     uint32_t mode;
     cint_type type;
     uint32_t rank;
-    uint32_t reserved;
+    uint32_t flags;                     /* CINT_GEN_PARAM_* */
     cint_gen_extent dims[4];
 } cint_gen_param;
+
+/* A kernel's out parameter whose own element every completing work-item stores (the emitter
+   proves it): its staging need not be zero-filled, since no zero of it can be published. */
+#define CINT_GEN_PARAM_COVERS 1u
 
 /* A kernel: its qualified name, parameters, size symbols and over clause. */
 typedef struct cint_gen_kernel {

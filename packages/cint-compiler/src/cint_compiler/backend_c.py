@@ -435,9 +435,24 @@ class Emitter:
                     raise refuse(p.span, "a computed extent in a parameter type")
             while len(dims) < 4:
                 dims.append("{0u, 0u, 0, 0}")
-            return "{CINT_GEN_ARRAY, %s, {%s, 0u, 0u, 0u, 0u, 0u, 0u}, %du, 0u, {%s}}" % (
-                mode, self.tag(t.elem), t.rank, ", ".join(dims))
+            covers = "CINT_GEN_PARAM_COVERS" if kernel and self.covers(info, p) else "0u"
+            return "{CINT_GEN_ARRAY, %s, {%s, 0u, 0u, 0u, 0u, 0u, 0u}, %du, %s, {%s}}" % (
+                mode, self.tag(t.elem), t.rank, covers, ", ".join(dims))
         return "{CINT_GEN_SCALAR, %s, {%s, 0u, 0u, 0u, 0u, 0u, 0u}, 0u, 0u, {{0u, 0u, 0, 0}}}" % (mode, self.tag(t))
+
+    def covers(self, info, p) -> bool:
+        """Whether every work-item that completes stores its own element of out parameter p: a
+        top-level `p[v1, .., vr] = e;` of the body with the over variables in order.  The runtime then
+        need not zero-fill p's staging (no zero could be published)."""
+        if p.info != "out" or not isinstance(p.type, ArrayType) or len(info.over) != p.type.rank:
+            return False
+        for st in info.decl.body.stmts:
+            if isinstance(st, A.Assign) and st.op == "=" and isinstance(st.place, A.Index) and \
+                    isinstance(st.place.base, A.Name) and st.place.base.ref is p and \
+                    len(st.place.items) == len(info.over) and \
+                    all(isinstance(i, A.Name) and i.ref is ov for i, ov in zip(st.place.items, info.over)):
+                return True
+        return False
 
     def kernel_desc(self, info):
         d = info.decl

@@ -130,8 +130,12 @@ def cmd_test(ns) -> int:
     tests = c.program.tests
     passed = 0
     for t in tests:
-        ctx = make_context(c, ns.executor, output=None)
-        o = ctx.run_entry("test", t, [], fuel=ns.fuel, depth=ns.depth)
+        if ns.executor == "cpu":
+            from .cpu_exec import run_entry
+            o = run_entry(c, "test", t, [], fuel=ns.fuel, depth=ns.depth).outcome
+        else:
+            ctx = make_context(c, ns.executor, output=None)
+            o = ctx.run_entry("test", t, [], fuel=ns.fuel, depth=ns.depth)
         ok = False
         why = ""
         if t.expect_fault is None:
