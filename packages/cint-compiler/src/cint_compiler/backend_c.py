@@ -610,8 +610,9 @@ class Emitter:
     def at_nostep(self, span):
         return "(at.pos.index = %du, &at)" % self.site(span)
 
-    def loop(self, s, lines, head, cond_lines, cond, body_prefix=(), update=()):
-        """A loop: label for labelled continue/break; the fuel charge after the condition (IM-139)."""
+    def loop(self, s, lines, head, cond_lines, cond, body_prefix=(), update=(), cond_after=False):
+        """A loop: labels for labelled continue/break; the fuel charge of each iteration after the
+        condition evaluates true (IM-139), or, for `do`, before each body with the condition after it."""
         self.tmpn += 1
         lab = "L%d" % self.tmpn
         entry = [s.label, lab, False, False]
@@ -619,6 +620,9 @@ class Emitter:
         body = []
         self.block(s.body, body)
         self.loop_labels.pop()
+        if cond_after:             # the condition is evaluated after the body (and after `continue`)
+            cond_lines, update = [], list(update) + list(cond_lines) + ["if (!(%s)) break;" % cond]
+            cond = None
         lines += list(head)
         lines.append("for (;;) {")
         lines += ["    " + l for l in cond_lines]
@@ -642,28 +646,9 @@ class Emitter:
         self.loop(s, lines, [], cl, c)
 
     def s_DoWhile(self, s, lines):
-        # charge before every iteration, the condition after the body
-        self.tmpn += 1
-        lab = "L%d" % self.tmpn
-        entry = [s.label, lab, False, False]
-        self.loop_labels.append(entry)
-        body = []
-        self.block(s.body, body)
-        self.loop_labels.pop()
         cl = []
         c = self.expr(s.cond, cl)
-        lines.append("for (;;) {")
-        lines.append("    if (cint_gen_charge(ctx, %s, 1)) goto fail;" % self.at_nostep(s.span))
-        lines.append("    {")
-        lines += ["        " + l for l in body]
-        lines.append("    }")
-        if entry[2]:
-            lines.append("    %s_next:;" % lab)
-        lines += ["    " + l for l in cl]
-        lines.append("    if (!(%s)) break;" % c)
-        lines.append("}")
-        if entry[3]:
-            lines.append("%s_end:;" % lab)
+        self.loop(s, lines, [], cl, c, cond_after=True)
 
     def s_ForC(self, s, lines):
         head = []
@@ -712,8 +697,11 @@ class Emitter:
     def s_ForEach(self, s, lines):
         raise refuse(s.span, "`for x in array`")
 
-    def find_loop(self, label, span):
+    def find_loop(self, label, span, loops_only=False):
+        """The innermost loop (or, for an unlabelled break, loop or switch) a jump leaves."""
         for entry in reversed(self.loop_labels):
+            if loops_only and len(entry) > 4:
+                continue
             if label is None or entry[0] == label:
                 return entry
         raise refuse(span, "this jump")
@@ -724,9 +712,58 @@ class Emitter:
         lines.append("goto %s_end;" % entry[1])
 
     def s_Continue(self, s, lines):
-        entry = self.find_loop(s.label, s.span)
+        entry = self.find_loop(s.label, s.span, loops_only=True)
         entry[2] = True
         lines.append("goto %s_next;" % entry[1])
+
+    def s_Switch(self, s, lines):
+        """LS-177..LS-183: the case number from the scrutinee (a C switch over single values, then the
+        ranges), then the bodies as a C switch whose cases leave unless they end in `fallthrough;`."""
+        t = s.scrutinee.ty
+        v = self.tmp(self.ctype(t, s.span), lines, self.expr(s.scrutinee, lines))
+        kt = t.underlying if isinstance(t, (EnumType, ErrorSetType)) else t
+
+        def key_lit(key):
+            if s.key_kind == "bool":
+                return "1" if key else "0"
+            if s.key_kind == "error":
+                return int_lit(kt, t.tag_of(key))
+            return int_lit(kt, key)
+
+        k = self.tmp("int", lines, "-1")
+        if s.table:
+            lines.append("switch (%s) {" % v)
+            for key, idx in s.table.items():
+                lines.append("case %s: %s = %d; break;" % (key_lit(key), k, idx))
+            lines.append("default: break;")
+            lines.append("}")
+        for lo, hi, idx in s.ranges:
+            lines.append("if (%s < 0 && %s >= %s && %s <= %s) %s = %d;" % (k, v, int_lit(kt, lo), v, int_lit(kt, hi),
+                                                                          k, idx))
+        if s.default_index is not None:
+            lines.append("if (%s < 0) %s = %d;" % (k, k, s.default_index))
+        self.tmpn += 1
+        lab = "W%d" % self.tmpn
+        entry = [None, lab, False, False, "switch"]
+        self.loop_labels.append(entry)
+        lines.append("switch (%s) {" % k)
+        for idx, body in enumerate(s.bodies):
+            inner = []
+            self.block(body, inner)
+            lines.append("case %d: {" % idx)
+            lines += ["    " + l for l in inner]
+            lines.append("}")
+            if body.stmts and isinstance(body.stmts[-1], A.Fallthrough):
+                lines.append("/* fallthrough */")
+            else:
+                lines.append("goto %s_end;" % lab)
+        lines.append("default: break;")
+        lines.append("}")
+        self.loop_labels.pop()
+        lines.append("%s_end:;" % lab)
+
+    def s_Fallthrough(self, s, lines):
+        pass
 
     def s_Return(self, s, lines):
         if s.value is None:
