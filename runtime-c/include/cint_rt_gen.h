@@ -16,9 +16,10 @@
  *  - Strings and tables passed here (operation identifiers, kernel names, descriptors) are
  *    constant data of the library; the runtime keeps pointers to the kernel names and the
  *    program, and copies everything else.
- *  - Nothing here allocates except staging (dispatch), the copy report, print buffers and
- *    the frame arena, all from the context's allocator; when it has no room the entry ends
- *    with a boundary record host.resource and the wrapper returns CINT_RESOURCE.
+ *  - Nothing here allocates except staging (dispatch; blocks are kept in the context's
+ *    staging cache between dispatches), the copy report, print buffers and the frame arena,
+ *    all from the context's allocator; when it has no room the entry ends with a boundary
+ *    record host.resource and the wrapper returns CINT_RESOURCE.
  */
 #ifndef CINT_RT_GEN_H
 #define CINT_RT_GEN_H
@@ -218,14 +219,18 @@ void cint_gen_error(cint_ctx *ctx, const cint_error_set *set, uint64_t tag);
    call) with arrays indexed by k's parameters. In order: takes the next dispatch number of
    the entry; makes the entry checks in phase entry (for a host call also bind.stale and
    bind.limit) and binds sizes; admits the over clause (E_SHAPE dispatch.admit when its
-   product passes M64); charges N fuel; stages every out and inout array into zero-filled
-   storage (an inout's elements copied in) and points arrays[p] at it, in row-major layout,
+   product passes M64); charges N fuel; stages every out and inout array into storage of the
+   context's staging cache (an inout's elements copied in; an out zero-filled unless its
+   parameter has CINT_GEN_PARAM_COVERS) and points arrays[p] at it, in row-major layout,
    listing each in the copy report; enters the work-item phase. *items receives N. */
 int cint_gen_dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_gen_at *at, cint_gen_array *arrays,
                             int64_t *sizes, int64_t *items);
 
 /* Ends the open dispatch: when the entry has not faulted, publishes each staged array into
-   its own memory (row-major); in every case frees the staging storage and restores arrays. */
+   its own memory (row-major, one copy per contiguous run), or, for the dispatch of a host
+   call whose output is a whole created buffer with no lease, makes the staging the buffer's
+   storage (a rename, no copy); in every case returns the staging storage to the cache and
+   restores arrays (a renamed one with the buffer's new address). */
 void cint_gen_dispatch_end(cint_ctx *ctx);
 
 /* ---------------------------------------------------------------------------------------- */
@@ -291,7 +296,8 @@ int cint_gen_narrow_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t from, u
    extent (IM-186). */
 int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t dim, int64_t index);
 /* sum(xs) over every element of a (I8 to U64): charges ceil(n / 64) at at, then sums exactly
-   and checks the result against type tag rtag, writing it to out (IM-77, IM-81). */
+   (a 128-bit accumulator, contiguous runs summed in 64-bit blocks that cannot wrap) and checks
+   the result against type tag rtag, writing it to out (IM-77, IM-81). */
 int cint_gen_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t rtag, void *out);
 
 /* ---------------------------------------------------------------------------------------- */

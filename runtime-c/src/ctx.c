@@ -56,6 +56,83 @@ bool rt_grow(cint_ctx *ctx, void **items, size_t *cap, size_t need, size_t item_
     return true;
 }
 
+/* --- the staging cache (6.4, RT-19) ----------------------------------------------------------- */
+
+static void cache_drop(cint_ctx *ctx, uint32_t k)
+{
+    rt_block b = ctx->cache[k];
+    memmove(&ctx->cache[k], &ctx->cache[k + 1u], (size_t)(ctx->cache_count - k - 1u) * sizeof(rt_block));
+    ctx->cache_count--;
+    ctx->cache_bytes -= b.cap;
+    rt_free(ctx, b.mem, b.cap);
+}
+
+void rt_stage_clear(cint_ctx *ctx)
+{
+    while (ctx->cache_count > 0) cache_drop(ctx, 0);
+}
+
+uint8_t *rt_stage_take(cint_ctx *ctx, size_t bytes, size_t *cap)
+{
+    size_t need = bytes ? bytes : 1u;
+    /* the smallest cached block that holds need bytes with at most a quarter (and 4 KiB) to
+       spare, so that a renamed block never makes a buffer hold much more than its bytes */
+    size_t slack = need / 4u + 4096u;
+    uint32_t best = ctx->cache_count;
+    for (uint32_t k = 0; k < ctx->cache_count; k++) {
+        size_t c = ctx->cache[k].cap;
+        if (c >= need && c - need <= slack && (best == ctx->cache_count || c < ctx->cache[best].cap)) best = k;
+    }
+    if (best < ctx->cache_count) {
+        rt_block b = ctx->cache[best];
+        memmove(&ctx->cache[best], &ctx->cache[best + 1u], (size_t)(ctx->cache_count - best - 1u) * sizeof(rt_block));
+        ctx->cache_count--;
+        ctx->cache_bytes -= b.cap;
+        *cap = b.cap;
+        return b.mem;
+    }
+    uint8_t *p = rt_alloc(ctx, need);
+    if (p == NULL && ctx->cache_count > 0) {
+        rt_stage_clear(ctx);
+        p = rt_alloc(ctx, need);
+    }
+    *cap = need;
+    return p;
+}
+
+void rt_stage_give(cint_ctx *ctx, uint8_t *mem, size_t cap)
+{
+    if (mem == NULL) return;
+    if (ctx->cache_count == RT_STAGE_CACHE) cache_drop(ctx, 0);
+    ctx->cache[ctx->cache_count].mem = mem;
+    ctx->cache[ctx->cache_count].cap = cap;
+    ctx->cache_count++;
+    ctx->cache_bytes += cap;
+}
+
+void rt_stage_note(cint_ctx *ctx, size_t total)
+{
+    ctx->stage_recent[ctx->stage_recent_next] = total;
+    ctx->stage_recent_next = (ctx->stage_recent_next + 1u) % RT_STAGE_RECENT;
+}
+
+void rt_stage_trim(cint_ctx *ctx)
+{
+    size_t limit = 0;
+    for (uint32_t k = 0; k < RT_STAGE_RECENT; k++)
+        if (ctx->stage_recent[k] > limit) limit = ctx->stage_recent[k];
+    /* first the oldest block larger than the limit, then the smallest blocks: the large
+       ones are the costly ones to allocate and fault in again */
+    while (ctx->cache_bytes > limit) {
+        uint32_t pick = ctx->cache_count, smallest = 0;
+        for (uint32_t k = 0; k < ctx->cache_count; k++) {
+            if (ctx->cache[k].cap > limit && pick == ctx->cache_count) pick = k;
+            if (ctx->cache[k].cap < ctx->cache[smallest].cap) smallest = k;
+        }
+        cache_drop(ctx, pick < ctx->cache_count ? pick : smallest);
+    }
+}
+
 /* --- the busy flag ------------------------------------------------------------------------ */
 
 /* The flag is the one mutable field that a reader with a const pointer touches; the context
@@ -103,7 +180,7 @@ static bool program_ok(const cint_program *p)
 static void ctx_free_storage(cint_ctx *ctx)
 {
     for (uint32_t k = 0; k < ctx->slot_count; k++)
-        if (ctx->slots[k].owner == CINT_OWNER_RUNTIME) rt_free(ctx, ctx->slots[k].base, ctx->slots[k].bytes);
+        if (ctx->slots[k].owner == CINT_OWNER_RUNTIME) rt_free(ctx, ctx->slots[k].base, ctx->slots[k].alloc);
     rt_free(ctx, ctx->slots, (size_t)ctx->slot_cap * sizeof(rt_slot));
     rt_free(ctx, ctx->leases, ctx->lease_cap * sizeof(rt_lease));
     rt_free(ctx, ctx->globals, ctx->globals_bytes);
@@ -115,7 +192,9 @@ static void ctx_free_storage(cint_ctx *ctx)
     }
     rt_free(ctx, ctx->stack, (size_t)ctx->frames * sizeof(cint_position));
     rt_free(ctx, ctx->fault_stack, (size_t)ctx->frames * sizeof(cint_position));
-    for (uint32_t k = 0; k < ctx->stage_count; k++) rt_free(ctx, ctx->stages[k].mem, ctx->stages[k].bytes);
+    for (uint32_t k = 0; k < ctx->stage_count; k++) rt_free(ctx, ctx->stages[k].mem, ctx->stages[k].cap);
+    rt_free(ctx, ctx->stages, ctx->stage_cap * sizeof(rt_stage));
+    rt_stage_clear(ctx);
     rt_free(ctx, ctx->copies, ctx->copy_cap * sizeof(cint_copy));
     rt_free(ctx, ctx->print_buf, ctx->print_cap);
     rt_free(ctx, ctx->frame, ctx->frame_cap);

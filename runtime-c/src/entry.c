@@ -249,15 +249,36 @@ static int add_copy(cint_ctx *ctx, const cint_gen_at *at, uint32_t param, uint32
     return 0;
 }
 
+/* Ends the staging of the open dispatch: restores the arrays and hands every staging block
+   back to the staging cache, which then keeps at most the largest staging total of the recent
+   dispatches. */
 static void free_stages(cint_ctx *ctx)
 {
     for (uint32_t k = 0; k < ctx->stage_count; k++) {
-        ctx->dispatch_arrays[ctx->stages[k].param] = ctx->stages[k].own;
-        rt_free(ctx, ctx->stages[k].mem, ctx->stages[k].bytes);
+        rt_stage *st = &ctx->stages[k];
+        ctx->dispatch_arrays[st->param] = st->own;
+        rt_stage_give(ctx, st->mem, st->cap);
+        st->mem = NULL;
     }
-    rt_free(ctx, ctx->stages, (size_t)ctx->kernel->param_count * sizeof(rt_stage));
-    ctx->stages = NULL;
     ctx->stage_count = 0;
+    rt_stage_trim(ctx);
+}
+
+/* Whether a completed dispatch may publish stage st by renaming (LS-254): a host-issued
+   dispatch, whose output is a buffer the runtime created, with no live lease, viewed whole in
+   row-major order; the block then becomes the buffer's storage (M-9) and the old storage goes
+   to the staging cache. Only the wrapper's own arrays point at the storage during the entry,
+   and they are restored with the new address. */
+static rt_slot *rename_slot(cint_ctx *ctx, const rt_stage *st)
+{
+    const cint_gen_array *a = &st->own;
+    if (!ctx->dispatch_host || a->owner != CINT_OWNER_RUNTIME || a->origin != 0) return NULL;
+    rt_slot *s = rt_find(ctx, a->buffer);
+    if (s == NULL || s->owner != CINT_OWNER_RUNTIME || s->leases > 0 || s->base != a->data || s->bytes != st->bytes)
+        return NULL;
+    rt_runs r;
+    rt_runs_begin(&r, a);
+    return (r.left == 1 && r.step == 1) ? s : NULL;
 }
 
 static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_gen_at *at, cint_gen_array *arrays,
@@ -269,7 +290,7 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
     ctx->dispatch_number = ctx->dispatch_next++;
     ctx->phase = CINT_PHASE_ENTRY;
     ctx->dispatch_arrays = arrays;
-    ctx->stages = NULL;
+    ctx->dispatch_host = host;
     ctx->stage_count = 0;
     for (uint32_t s = 0; s < k->size_count; s++) sizes[s] = CINT_GEN_NO_SIZE;
     if (rt_bind_checks(ctx, at, k->params, k->param_count, arrays, sizes, k->size_count, host, true)) return 1;
@@ -321,10 +342,15 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
     }
     if (cint_gen_charge(ctx, at, n)) return 1;
 
-    /* staging (RT-19): every out and inout argument, zero-filled, an inout's elements first */
-    size_t stage_bytes = (size_t)k->param_count * sizeof(rt_stage);
-    ctx->stages = rt_alloc_zero(ctx, stage_bytes);
-    if (ctx->stages == NULL) return rt_resource(ctx, at);
+    /* staging (RT-19): every out and inout argument into a block of the staging cache or a
+       fresh one; an inout's elements copied in, an out zero-filled unless every completing
+       work-item stores its own element (CINT_GEN_PARAM_COVERS), so that no zero of it can
+       ever be published */
+    void *stages = ctx->stages;
+    if (!rt_grow(ctx, &stages, &ctx->stage_cap, k->param_count ? k->param_count : 1u, sizeof(rt_stage)))
+        return rt_resource(ctx, at);
+    ctx->stages = stages;
+    size_t total = 0;
     for (uint32_t p = 0; p < k->param_count; p++) {
         const cint_gen_param *pr = &k->params[p];
         if (pr->kind != CINT_GEN_ARRAY || pr->mode == CINT_MODE_IN) continue;
@@ -332,13 +358,19 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
         int64_t count = rt_count(a);
         size_t bytes = (size_t)count * (size_t)a->elem_size;
         rt_stage *st = &ctx->stages[ctx->stage_count];
+        memset(st, 0, sizeof *st);
         st->param = p;
         st->own = *a;
-        st->mem = rt_alloc_zero(ctx, bytes);
         st->bytes = bytes;
+        st->mem = rt_stage_take(ctx, bytes, &st->cap);
         if (st->mem == NULL) return rt_resource(ctx, at);
         ctx->stage_count++;
-        if (pr->mode == CINT_MODE_INOUT && count > 0) rt_gather(a, st->mem);
+        total += st->cap;
+        if (pr->mode == CINT_MODE_INOUT) {
+            if (count > 0) rt_gather(a, st->mem);
+        } else if ((pr->flags & CINT_GEN_PARAM_COVERS) == 0) {
+            memset(st->mem, 0, bytes);
+        }
         uint32_t reason = a->owner == CINT_OWNER_BORROWED ? CINT_COPY_PUBLISH : CINT_COPY_STAGING;
         if (add_copy(ctx, at, p, reason, a->type, count)) return 1;
         /* the staged array: row-major, same extents and lower bounds */
@@ -349,6 +381,7 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
             stride *= a->shape[d] ? a->shape[d] : 1;
         }
     }
+    rt_stage_note(ctx, total);
     ctx->phase = CINT_PHASE_WORK_ITEM;
     *items = n;
     return 0;
@@ -364,9 +397,23 @@ void cint_gen_dispatch_end(cint_ctx *ctx)
 {
     if (!ctx->dispatching) return;
     if (!ctx->entry_faulted) /* publication (M-30): the dispatch completed */
-        for (uint32_t k = 0; k < ctx->stage_count; k++)
-            if (rt_count(&ctx->stages[k].own) > 0) rt_scatter(&ctx->stages[k].own, ctx->stages[k].mem);
-    if (ctx->stages != NULL) free_stages(ctx);
+        for (uint32_t k = 0; k < ctx->stage_count; k++) {
+            rt_stage *st = &ctx->stages[k];
+            if (st->bytes == 0) continue;
+            rt_slot *s = rename_slot(ctx, st);
+            if (s != NULL) { /* rename: the block becomes the buffer's storage, no copy */
+                uint8_t *old = s->base;
+                size_t old_cap = s->alloc;
+                s->base = st->mem;
+                s->alloc = st->cap;
+                st->own.data = st->mem;
+                st->mem = old;
+                st->cap = old_cap;
+            } else {
+                rt_scatter(&st->own, st->mem);
+            }
+        }
+    free_stages(ctx);
     ctx->dispatching = false;
     ctx->kernel = NULL;
     ctx->dispatch_arrays = NULL;

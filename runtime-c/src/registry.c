@@ -180,6 +180,7 @@ RT_API cint_status cint_buffer_create(cint_ctx *ctx, cint_type type, int64_t ext
     s.align = align;
     s.base = mem;
     s.bytes = (size_t)bytes;
+    s.alloc = (size_t)bytes;
     if (!add_slot(ctx, &s)) {
         rt_free(ctx, mem, (size_t)bytes);
         return done(ctx, CINT_RESOURCE);
@@ -202,7 +203,7 @@ RT_API cint_status cint_buffer_release(cint_ctx *ctx, cint_buffer_id id)
         rt_release(ctx);
         return CINT_BUSY;
     }
-    if (s->owner == CINT_OWNER_RUNTIME) rt_free(ctx, s->base, s->bytes);
+    if (s->owner == CINT_OWNER_RUNTIME) rt_free(ctx, s->base, s->alloc);
     /* The generation advances with the release; the identifier is not issued again, so
        nothing is left to record: an identifier below next_buffer that is not live was
        released. */
@@ -273,17 +274,92 @@ int64_t rt_count(const cint_gen_array *a)
         }                                                                                          \
     } while (0)
 
-void rt_gather(const cint_gen_array *a, uint8_t *dst)
+void rt_runs_begin(rt_runs *r, const cint_gen_array *a)
 {
-    size_t es = (size_t)a->elem_size;
-    RT_WALK(a, p, (memcpy(dst, p, es), dst += es));
+    memset(r, 0, sizeof *r);
+    r->a = a;
+    int64_t count = rt_count(a);
+    if (count <= 0 || a->rank == 0) {
+        r->left = count > 0 ? 1 : 0; /* rank 0: one element */
+        r->len = 1;
+        r->step = 1;
+        return;
+    }
+    /* the longest suffix of dimensions laid out row-major with stride 1 innermost; a
+       dimension of extent 1 fits any stride */
+    uint32_t d = a->rank;
+    int64_t len = 1;
+    while (d > 0 && (a->shape[d - 1] == 1 || a->stride[d - 1] == len)) {
+        len *= a->shape[d - 1];
+        d--;
+    }
+    if (len == 1 && d > 0) { /* no contiguous suffix: runs along the strided dimension d - 1 */
+        r->outer = d - 1u;
+        r->len = a->shape[d - 1u];
+        r->step = a->stride[d - 1u];
+    } else {
+        r->outer = d;
+        r->len = len;
+        r->step = 1;
+    }
+    r->left = count / r->len;
 }
 
-void rt_scatter(const cint_gen_array *a, const uint8_t *src)
+bool rt_runs_next(rt_runs *r, uint8_t **first)
+{
+    if (r->left <= 0) return false;
+    const cint_gen_array *a = r->a;
+    int64_t off = 0;
+    for (uint32_t d = 0; d < r->outer; d++) off += r->idx[d] * a->stride[d];
+    *first = a->data + off * a->elem_size;
+    if (--r->left > 0)
+        for (uint32_t d = r->outer; d-- > 0;) {
+            if (++r->idx[d] < a->shape[d]) break;
+            r->idx[d] = 0;
+        }
+    return true;
+}
+
+/* Copies n elements of es bytes between p (step elements apart) and compact storage c. */
+static void copy_strided(uint8_t *p, uint8_t *c, int64_t n, int64_t step, size_t es, bool to_array)
+{
+    int64_t sb = step * (int64_t)es;
+#define RT_COPY_N_(N)                                                                              \
+    for (int64_t k = 0; k < n; k++) {                                                              \
+        if (to_array) memcpy(p + k * sb, c + (size_t)k * (N), (N));                                \
+        else memcpy(c + (size_t)k * (N), p + k * sb, (N));                                         \
+    }
+    switch (es) {
+    case 1: RT_COPY_N_(1); break;
+    case 2: RT_COPY_N_(2); break;
+    case 4: RT_COPY_N_(4); break;
+    case 8: RT_COPY_N_(8); break;
+    default: RT_COPY_N_(es); break;
+    }
+#undef RT_COPY_N_
+}
+
+static void copy_runs(const cint_gen_array *a, uint8_t *c, bool to_array)
 {
     size_t es = (size_t)a->elem_size;
-    RT_WALK(a, p, (memcpy(p, src, es), src += es));
+    rt_runs r;
+    uint8_t *p;
+    rt_runs_begin(&r, a);
+    while (rt_runs_next(&r, &p)) {
+        size_t bytes = (size_t)r.len * es;
+        if (r.step == 1) {
+            if (to_array) memcpy(p, c, bytes);
+            else memcpy(c, p, bytes);
+        } else {
+            copy_strided(p, c, r.len, r.step, es, to_array);
+        }
+        c += bytes;
+    }
 }
+
+void rt_gather(const cint_gen_array *a, uint8_t *dst) { copy_runs(a, dst, false); }
+
+void rt_scatter(const cint_gen_array *a, const uint8_t *src) { copy_runs(a, (uint8_t *)src, true); }
 
 static bool bools_ok(const cint_gen_array *a)
 {

@@ -30,6 +30,7 @@ typedef struct rt_slot {
     uint32_t align;
     uint8_t *base;
     size_t bytes;
+    size_t alloc;     /* bytes of the allocation at base (runtime-owned storage: >= bytes) */
     uint64_t leases;
 } rt_slot;
 
@@ -41,10 +42,21 @@ typedef struct rt_lease {
 /* An out or inout argument of the open dispatch, staged (RT-19). */
 typedef struct rt_stage {
     uint32_t param;
+    bool rename;        /* published by taking mem as the buffer's storage (no copy) */
     cint_gen_array own; /* the argument's own array, restored at the end */
-    uint8_t *mem;
+    uint8_t *mem;       /* the staging block: bytes used, cap allocated */
     size_t bytes;
+    size_t cap;
 } rt_stage;
+
+/* A staging block kept for the next dispatch (the staging cache). */
+typedef struct rt_block {
+    uint8_t *mem;
+    size_t cap;
+} rt_block;
+
+#define RT_STAGE_CACHE 8  /* blocks the staging cache holds at most */
+#define RT_STAGE_RECENT 4 /* dispatches whose staging totals bound the cache */
 
 struct cint_ctx {
     atomic_int busy;
@@ -95,9 +107,20 @@ struct cint_ctx {
     const cint_gen_kernel *kernel;
     int64_t dispatch_number;
     uint32_t phase;
+    bool dispatch_host;   /* issued by a host call (the wrapper of a kernel export) */
     cint_gen_array *dispatch_arrays;
-    rt_stage *stages;
+    rt_stage *stages;     /* stage_cap entries, kept between dispatches */
     uint32_t stage_count;
+    size_t stage_cap;
+
+    /* the staging cache: blocks released by earlier dispatches, oldest first, at most the
+       largest staging total of the last RT_STAGE_RECENT dispatches in all (cache_bytes),
+       allocated through the context's allocator and freed by cint_ctx_destroy */
+    rt_block cache[RT_STAGE_CACHE];
+    uint32_t cache_count;
+    size_t cache_bytes;
+    size_t stage_recent[RT_STAGE_RECENT];
+    uint32_t stage_recent_next;
 
     /* copy report of the last entry */
     cint_copy *copies;
@@ -120,6 +143,18 @@ bool rt_acquire(const cint_ctx *ctx);               /* the busy flag (A-11) */
 void rt_release(const cint_ctx *ctx);
 /* Grows *items (each item_size bytes) to hold at least need; false when out of room. */
 bool rt_grow(cint_ctx *ctx, void **items, size_t *cap, size_t need, size_t item_size);
+/* The staging cache. take: a block of at least bytes (its size in *cap, contents
+   unspecified), from the cache when one fits closely, else fresh (the cache is emptied and
+   the allocation tried again when the allocator has no room); NULL when out of room. give:
+   the block joins the cache (the oldest block leaves when it is full). note: the staging
+   total of a dispatch, which bounds the cache. trim: frees blocks until the cache holds at
+   most the largest total of the last RT_STAGE_RECENT dispatches, first a block above that
+   bound, then the smallest. clear: frees all. */
+uint8_t *rt_stage_take(cint_ctx *ctx, size_t bytes, size_t *cap);
+void rt_stage_give(cint_ctx *ctx, uint8_t *mem, size_t cap);
+void rt_stage_note(cint_ctx *ctx, size_t total);
+void rt_stage_trim(cint_ctx *ctx);
+void rt_stage_clear(cint_ctx *ctx);
 
 /* types.c */
 int64_t rt_elem_size(const cint_ctx *ctx, const cint_type *t, uint32_t *align); /* 0: not an element type */
@@ -133,10 +168,24 @@ rt_slot *rt_find(cint_ctx *ctx, uint64_t id);
 /* Forms a host view into a bound array (7.1 paragraph 3): 0, or the refusal reason.
    check_bools: also refuse Bool elements other than 0 and 1. */
 uint32_t rt_form_view(cint_ctx *ctx, const cint_view *v, bool check_bools, cint_gen_array *out, rt_slot **slot);
-/* Row-major copies between a bound array and compact storage. */
+/* Row-major copies between a bound array and compact storage: one memcpy per contiguous run. */
 void rt_gather(const cint_gen_array *a, uint8_t *dst);
 void rt_scatter(const cint_gen_array *a, const uint8_t *src);
 int64_t rt_count(const cint_gen_array *a); /* elements */
+
+/* The elements of a bound array in row-major order of their indices, as runs: each run is len
+   elements step elements apart (step 1: contiguous), starting at the address rt_runs_next
+   gives. A row-major array whose dimensions are contiguous (lower bounds aside) is one run. */
+typedef struct rt_runs {
+    const cint_gen_array *a;
+    uint32_t outer; /* dimensions walked one index at a time */
+    int64_t len;
+    int64_t step;
+    int64_t left;   /* runs not yet given */
+    int64_t idx[4];
+} rt_runs;
+void rt_runs_begin(rt_runs *r, const cint_gen_array *a);
+bool rt_runs_next(rt_runs *r, uint8_t **first);
 
 /* fault.c */
 /* Writes the record of f at at (the first fault of the entry only). */

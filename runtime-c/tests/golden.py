@@ -74,6 +74,12 @@ def main(examples: Path) -> None:
     t("t_shl_overflow", "E_OVERFLOW", "shl.checked.i8", [(I8, 64), (I64, 1)], 14, 5, exact=128, limit=(I8, 127))
     t("t_shl_overflow_low", "E_OVERFLOW", "shl.checked.i8", [(I8, -65), (I64, 1)], 14, 5, exact=-130,
       limit=(I8, -128))
+    # sums over four elements (the fast paths of cint_gen_sum), exact in Z
+    t("t_sum_i64_high", "E_OVERFLOW", "sum.checked.i64", [(I64, 4)], 7, 5, exact=2**64, limit=(I64, MAX64))
+    t("t_sum_i64_low", "E_OVERFLOW", "sum.checked.i64", [(I64, 4)], 7, 5, exact=-(2**64) + 4, limit=(I64, MIN64))
+    t("t_sum_u64", "E_OVERFLOW", "sum.checked.u64", [(I64, 4)], 7, 5, exact=2**65, limit=(U64, 2**64 - 1))
+    t("t_sum_u8_i8", "E_OVERFLOW", "sum.checked.u8.i8", [(I64, 4)], 7, 5, exact=200, limit=(I8, 127))
+    t("t_sum_i8_u8", "E_OVERFLOW", "sum.checked.i8.u8", [(I64, 4)], 7, 5, exact=-1, limit=(U8, 0))
 
     lengths = {"tour_stale": 155, "tour_permission": 142, "tour_shape": 164, "tour_limit": 137}
     for name, rec in records.items():

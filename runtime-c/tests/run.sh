@@ -10,6 +10,7 @@
 #   - the exported symbols of each library are exactly those of A-12
 #   - no mutable static data in any object (A-2), checked with nm
 #   - the headers compile alone and twice, and refuse a big-endian target
+#   - test_runtime again at -O2 with cint_gen_sum's blocks shrunk to 8 elements
 #
 # Environment: CC (default cc), PYTHON (default the repository's .venv, else python3),
 # CINT_EXAMPLES (default ../shared/spec/examples beside the repository).
@@ -124,7 +125,19 @@ check_static_data() { # A-2: no mutable static data in the runtime or the genera
     step "no mutable static data in $(ls "$d"/obj/*/*.o | wc -l) objects (nm, size)"
 }
 
+small_sum_blocks() { # cint_gen_sum in blocks of 8 elements gives the same answers and records
+    local d=$build/plain
+    step "[plain] test_runtime with sums in blocks of 8 elements"
+    "$CC" "${warn[@]}" -O2 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS '-DRT_SUM_BLOCK=(INT64_C(1) << 3)' \
+        "$rt"/src/*.c "$here/fixtures/advance_mod.c" "$here/fixtures/tour_mod.c" "$here/test_runtime.c" \
+        -o "$d/test_runtime_blocks"
+    "$d/test_runtime_blocks" "$d/records_blocks.txt"
+    sort "$d/records_blocks.txt" | diff "$build/golden.txt" - > "$d/records_blocks.diff" ||
+        fail "[plain] fault records with small sum blocks differ: see $d/records_blocks.diff"
+}
+
 run_mode plain
+small_sum_blocks
 check_symbols
 check_static_data
 run_mode san

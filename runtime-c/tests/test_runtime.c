@@ -7,6 +7,7 @@
  * RECORDS_FILE; run.sh compares them with the bytes cint_abi.faultrecord encodes (golden.py).
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -72,6 +73,26 @@ static const cint_gen_param t_flags_params[2] = {{CINT_GEN_SCALAR, CINT_MODE_IN,
                                                  {CINT_GEN_ARRAY, CINT_MODE_INOUT, TY(CINT_TAG_BOOL), 1, 0, {SYM(0)}}};
 static const cint_gen_export t_x_flags = {&t_program, {0, T_FLAGS}, CINT_EXPORT_FUNCTION, 2, t_flags_params, 1, 1,
                                           NULL};
+/* kernel cover[n](out U8[n] b) over [i: n] { b[i] = i + add; } with CINT_GEN_PARAM_COVERS, and
+   zeroed, the same kernel without the flag */
+static const cint_gen_param t_cover_params[1] = {
+    {CINT_GEN_ARRAY, CINT_MODE_OUT, TY(CINT_TAG_U8), 1, CINT_GEN_PARAM_COVERS, {SYM(0)}}};
+static const cint_gen_kernel t_k_cover = {{"t.cover", 7, 0}, 1, 1, t_cover_params, 1, 0, {SYM(0)}};
+static const cint_gen_export t_x_cover = {&t_program, {0, T_MIXED}, CINT_EXPORT_KERNEL, 1, t_cover_params, 1, 0,
+                                          &t_k_cover};
+static const cint_gen_param t_zeroed_params[1] = {{CINT_GEN_ARRAY, CINT_MODE_OUT, TY(CINT_TAG_U8), 1, 0, {SYM(0)}}};
+static const cint_gen_kernel t_k_zeroed = {{"t.zeroed", 8, 0}, 1, 1, t_zeroed_params, 1, 0, {SYM(0)}};
+static const cint_gen_export t_x_zeroed = {&t_program, {0, T_MIXED}, CINT_EXPORT_KERNEL, 1, t_zeroed_params, 1, 0,
+                                           &t_k_zeroed};
+/* kernel bump[n](inout U8[n] b) over [i: n] { b[i] = b[i] + 1; } */
+static const cint_gen_param t_bump_params[1] = {{CINT_GEN_ARRAY, CINT_MODE_INOUT, TY(CINT_TAG_U8), 1, 0, {SYM(0)}}};
+static const cint_gen_kernel t_k_bump = {{"t.bump", 6, 0}, 1, 1, t_bump_params, 1, 0, {SYM(0)}};
+static const cint_gen_export t_x_bump = {&t_program, {0, T_MIXED}, CINT_EXPORT_KERNEL, 1, t_bump_params, 1, 0,
+                                         &t_k_bump};
+/* U8 twice[n](in U8 add, inout U8[n] b) { cover(b, add); cover(b, b[0] + 1); return b[0]; } */
+static const cint_gen_param t_twice_params[2] = {{CINT_GEN_SCALAR, CINT_MODE_IN, TY(CINT_TAG_U8), 0, 0, {{0}}},
+                                                 {CINT_GEN_ARRAY, CINT_MODE_INOUT, TY(CINT_TAG_U8), 1, 0, {SYM(0)}}};
+static const cint_gen_export t_x_twice = {&t_program, {0, T_REC}, CINT_EXPORT_FUNCTION, 2, t_twice_params, 1, 1, NULL};
 
 /* I64 rec(I64 d) { return d == 0 ? 0 : rec(d - 1); }  (the call at 1:40) */
 static int t_rec(cint_ctx *ctx, int64_t d, int64_t *ret)
@@ -223,6 +244,98 @@ static cint_status cx_t_flags(cint_ctx *ctx, int64_t fuel, uint8_t f, cint_view 
     return s;
 }
 
+/* What the staging of cover and zeroed held when the work items began (the test looks; cint
+   code never reads an out array), and the address of the staged array. */
+static uint8_t t_peek[16];
+static const uint8_t *t_peek_at;
+
+/* The work items of cover and zeroed over a[0]: b[i] = i + add, and an overflow at fail_at. */
+static int t_cover_items(cint_ctx *ctx, cint_gen_array *a, int64_t n, uint8_t add, int64_t fail_at)
+{
+    memcpy(t_peek, a[0].data, (size_t)(n < 16 ? n : 16));
+    t_peek_at = a[0].data;
+    for (int64_t i = 0; i < n; i++) {
+        cint_gen_at at = {{0, T_MIXED_IX}, i, 0};
+        uint8_t v;
+        if (cint_add_checked_u8(ctx, &at, (uint8_t)(i == fail_at ? 255 : 0), (uint8_t)(i == fail_at ? 1 : i + add), &v))
+            return 1;
+        *(uint8_t *)cint_elem1(&a[0], i + a[0].lower[0]) = v;
+    }
+    return 0;
+}
+
+static cint_status cx_t_cover(cint_ctx *ctx, const cint_gen_export *x, cint_view b, uint8_t add, int64_t fail_at)
+{
+    const cint_gen_arg args[1] = {{&b, 0, 0}};
+    cint_gen_array arr[1];
+    int64_t sizes[1];
+    cint_status s = cint_gen_enter(ctx, x, -1, args, NULL, arr, sizes);
+    if (s != CINT_OK) return s;
+    (void)t_cover_items(ctx, arr, sizes[0], add, fail_at);
+    cint_gen_dispatch_end(ctx);
+    return cint_gen_leave(ctx);
+}
+
+static cint_status cx_t_bump(cint_ctx *ctx, cint_view b)
+{
+    const cint_gen_arg args[1] = {{&b, 0, 0}};
+    cint_gen_array arr[1];
+    int64_t sizes[1];
+    cint_status s = cint_gen_enter(ctx, &t_x_bump, -1, args, NULL, arr, sizes);
+    if (s != CINT_OK) return s;
+    for (int64_t i = 0; i < sizes[0]; i++) {
+        cint_gen_at at = {{0, T_MIXED_IX}, i, 0};
+        uint8_t *p = cint_elem1(&arr[0], i + arr[0].lower[0]);
+        if (cint_add_checked_u8(ctx, &at, *p, 1, p)) break;
+    }
+    cint_gen_dispatch_end(ctx);
+    return cint_gen_leave(ctx);
+}
+
+/* twice: two dispatches from cint code into the function's own inout array */
+static cint_status cx_t_twice(cint_ctx *ctx, uint8_t add, cint_view b, int64_t *result)
+{
+    const cint_gen_arg args[2] = {{NULL, 0, 0}, {&b, 0, 0}};
+    cint_gen_array a[2];
+    int64_t sizes[1];
+    cint_status s = cint_gen_enter(ctx, &t_x_twice, -1, args, result, a, sizes);
+    if (s != CINT_OK) return s;
+    for (int round = 0; round < 2; round++) {
+        cint_gen_at at = {{0, T_MIXED}, 0, 0};
+        cint_gen_array d[1] = {a[1]};
+        int64_t ds[1] = {0}, n = 0;
+        if (cint_gen_dispatch_begin(ctx, &t_k_cover, &at, d, ds, &n)) break;
+        int f = t_cover_items(ctx, d, n, add, -1);
+        cint_gen_dispatch_end(ctx);
+        if (f) break;
+        add = (uint8_t)(*(uint8_t *)cint_elem1(&a[1], a[1].lower[0]) + 1); /* b[0], published */
+    }
+    uint8_t first = sizes[0] > 0 ? *(uint8_t *)cint_elem1(&a[1], a[1].lower[0]) : 0;
+    s = cint_gen_leave(ctx);
+    if (s == CINT_OK) *result = first;
+    return s;
+}
+
+/* sum(xs) of any bound array, as a function entry whose body is the one sum at T_SUM */
+static cint_status cx_t_sum(cint_ctx *ctx, int64_t fuel, const cint_gen_array *xs, uint32_t rtag, uint64_t *bits)
+{
+    const cint_gen_arg args[2] = {{NULL, 0, 0}, {NULL, 0, 0}};
+    cint_gen_array a[2];
+    int64_t sizes[1];
+    uint8_t r[8] = {0};
+    cint_status s = cint_gen_enter(ctx, &t_x_ops, fuel, args, bits, a, sizes);
+    if (s != CINT_OK) return s;
+    cint_gen_at at = {{0, T_SUM}, 0, 0};
+    (void)cint_gen_sum(ctx, &at, xs, rtag, r);
+    s = cint_gen_leave(ctx);
+    if (s == CINT_OK) {
+        uint64_t v = 0;
+        for (unsigned k = 0; k < 8; k++) v |= (uint64_t)r[k] << (8u * k);
+        *bits = v;
+    }
+    return s;
+}
+
 /* --- helpers ---------------------------------------------------------------------------------- */
 
 static FILE *records;
@@ -321,6 +434,9 @@ static uint16_t code_of(cint_ctx *ctx)
 typedef struct counting {
     long live;
     long fail_after; /* allocations allowed before failing; -1 never fails */
+    long calls;      /* allocations made */
+    long fail_next;  /* allocations that fail next, before they succeed again */
+    size_t bytes;    /* bytes live */
 } counting;
 
 static void *count_alloc(void *user, size_t size, size_t align)
@@ -328,17 +444,23 @@ static void *count_alloc(void *user, size_t size, size_t align)
     counting *c = user;
     (void)align;
     if (c->fail_after == 0) return NULL;
+    if (c->fail_next > 0) {
+        c->fail_next--;
+        return NULL;
+    }
     if (c->fail_after > 0) c->fail_after--;
     c->live++;
+    c->calls++;
+    c->bytes += size;
     return malloc(size);
 }
 
 static void count_release(void *user, void *p, size_t size, size_t align)
 {
     counting *c = user;
-    (void)size;
     (void)align;
     c->live--;
+    c->bytes -= size;
     free(p);
 }
 
@@ -388,7 +510,7 @@ static void test_create(void)
 
     /* the allocator: every allocation is released, and no room is CINT_RESOURCE */
     for (long fail = 0; fail < 4; fail++) {
-        counting cnt = {0, fail};
+        counting cnt = {0, fail, 0, 0, 0};
         c.allocator.alloc = count_alloc;
         c.allocator.release = count_release;
         c.allocator.user = &cnt;
@@ -396,7 +518,7 @@ static void test_create(void)
         CHECK(cint_ctx_create(&c, &ctx) == CINT_RESOURCE);
         CHECK(cnt.live == 0);
     }
-    counting cnt = {0, -1};
+    counting cnt = {0, -1, 0, 0, 0};
     c.allocator.user = &cnt;
     CHECK(cint_ctx_create(&c, &ctx) == CINT_OK);
     int64_t xs[4] = {1, 2, 3, 4};
@@ -912,6 +1034,468 @@ static void test_spec_records(void)
     cint_ctx_destroy(ctx);
 }
 
+/* --- staging, publication and sum (6.4, RT-19, LS-254, IM-77 to IM-81) ------------------------- */
+
+static cint_ctx *make_counted(const cint_module_info *m, counting *cnt)
+{
+    cint_ctx_config c;
+    cint_ctx *ctx = NULL;
+    memset(&c, 0, sizeof c);
+    c.size = sizeof c;
+    c.program = m->program;
+    c.module = m;
+    c.allocator.alloc = count_alloc;
+    c.allocator.release = count_release;
+    c.allocator.user = cnt;
+    CHECK(cint_ctx_create(&c, &ctx) == CINT_OK);
+    return ctx;
+}
+
+static const void *lease_addr(cint_ctx *ctx, cint_buffer_id id)
+{
+    const void *p = NULL;
+    uint64_t l = 0;
+    CHECK(cint_buffer_lease(ctx, id, &p, &l) == CINT_OK);
+    CHECK(cint_lease_end(ctx, l) == CINT_OK);
+    return p;
+}
+
+static bool report_is(cint_ctx *ctx, size_t n, uint32_t reason, int64_t count)
+{
+    size_t got = 0;
+    const cint_copy *cp = cint_gen_copies(ctx, &got);
+    if (got != n) return false;
+    for (size_t k = 0; k < n; k++)
+        if (cp[k].reason != reason || cp[k].count != count) return false;
+    return true;
+}
+
+/* The staging cache across entries, the COVERS flag and zero fill, and publication by copy
+   into borrowed memory. */
+static void test_staging_cache(void)
+{
+    counting cnt = {0, -1, 0, 0, 0};
+    cint_ctx *ctx = make_counted(&t_info, &cnt);
+    uint8_t out[16], expect[16], zero[16] = {0};
+    memset(out, 0xAA, sizeof out);
+    cint_view o;
+    CHECK(reg(ctx, out, CINT_TAG_U8, 16, 1, CINT_PUBLISH_COPY, &o) == CINT_OK);
+    CHECK(cx_t_cover(ctx, &t_x_cover, o, 1, -1) == CINT_OK);
+    for (int i = 0; i < 16; i++) expect[i] = (uint8_t)(i + 1);
+    CHECK(memcmp(out, expect, 16) == 0);
+    CHECK(report_is(ctx, 1, CINT_COPY_PUBLISH, 16));
+    const uint8_t *block = t_peek_at;
+    long calls = cnt.calls;
+    /* the next entry stages into the same block, which COVERS leaves as it was: the staged
+       result of the last entry, never published again */
+    CHECK(cx_t_cover(ctx, &t_x_cover, o, 50, -1) == CINT_OK);
+    CHECK(t_peek_at == block && memcmp(t_peek, expect, 16) == 0);
+    for (int i = 0; i < 16; i++) expect[i] = (uint8_t)(i + 50);
+    CHECK(memcmp(out, expect, 16) == 0);
+    CHECK(cnt.calls == calls); /* no allocation: staging and the copy report are reused */
+    /* without the flag the reused block is zero-filled (RT-19) */
+    CHECK(cx_t_cover(ctx, &t_x_zeroed, o, 7, -1) == CINT_OK);
+    CHECK(t_peek_at == block && memcmp(t_peek, zero, 16) == 0);
+    for (int i = 0; i < 16; i++) expect[i] = (uint8_t)(i + 7);
+    CHECK(memcmp(out, expect, 16) == 0 && cnt.calls == calls);
+    /* a fault publishes nothing, whatever staging held */
+    CHECK(cx_t_cover(ctx, &t_x_cover, o, 9, 3) == CINT_FAULT && code_of(ctx) == CINT_E_OVERFLOW);
+    CHECK(memcmp(out, expect, 16) == 0 && report_is(ctx, 1, CINT_COPY_PUBLISH, 16));
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    CHECK(cx_t_cover(ctx, &t_x_zeroed, o, 7, 0) == CINT_FAULT);
+    CHECK(memcmp(out, expect, 16) == 0 && cnt.calls == calls);
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+
+    /* the cache is bounded by the staging totals of the last RT_STAGE_RECENT dispatches */
+    uint8_t *big = malloc(1u << 20);
+    cint_view vb;
+    CHECK(big != NULL && reg(ctx, big, CINT_TAG_U8, 1 << 20, 1, CINT_PUBLISH_COPY, &vb) == CINT_OK);
+    CHECK(cx_t_cover(ctx, &t_x_cover, vb, 0, -1) == CINT_OK && big[1000] == (uint8_t)1000);
+    CHECK(cnt.bytes >= (1u << 20)); /* the block stays cached */
+    size_t with_big = cnt.bytes;
+    CHECK(cx_t_cover(ctx, &t_x_cover, vb, 1, -1) == CINT_OK && cnt.bytes == with_big && big[7] == 8);
+    for (int k = 0; k < 4; k++) CHECK(cx_t_cover(ctx, &t_x_cover, o, 2, -1) == CINT_OK);
+    CHECK(cnt.bytes + (1u << 19) < with_big); /* four small dispatches later it is freed */
+    /* no room for a fresh block: the cache is emptied and the allocation tried again */
+    CHECK(cx_t_cover(ctx, &t_x_cover, vb, 3, -1) == CINT_OK);
+    cint_view half = vb;
+    half.shape[0] = 1 << 19;
+    cnt.fail_next = 1;
+    CHECK(cx_t_cover(ctx, &t_x_cover, half, 4, -1) == CINT_OK && big[5] == 9 && big[(1 << 19) + 5] == 8);
+    CHECK(cnt.fail_next == 0 && cnt.bytes < with_big);
+    /* no room at all: host.resource, nothing published */
+    cnt.fail_next = 2;
+    CHECK(cx_t_cover(ctx, &t_x_cover, vb, 5, -1) == CINT_RESOURCE && code_of(ctx) == CINT_E_UNSUPPORTED);
+    CHECK(big[5] == 9);
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    cint_ctx_destroy(ctx);
+    CHECK(cnt.live == 0 && cnt.bytes == 0); /* cint_ctx_destroy frees the cache */
+    free(big);
+}
+
+/* Publication of a created buffer by renaming (no copy), and where renaming does not apply. */
+static void test_rename(void)
+{
+    counting cnt = {0, -1, 0, 0, 0};
+    cint_ctx *ctx = make_counted(&t_info, &cnt);
+    cint_buffer_id id;
+    uint64_t gen;
+    uint8_t got[16], expect[16];
+    CHECK(cint_buffer_create(ctx, type_of(CINT_TAG_U8), 16, 0, &id, &gen) == CINT_OK);
+    cint_view v = view1(id, gen, CINT_TAG_U8, 16, CINT_VIEW_WRITE);
+    const void *p0 = lease_addr(ctx, id);
+    CHECK(cx_t_cover(ctx, &t_x_cover, v, 1, -1) == CINT_OK);
+    CHECK(report_is(ctx, 1, CINT_COPY_STAGING, 16)); /* staging listed, no publish-copy */
+    const void *p1 = lease_addr(ctx, id);
+    CHECK(p1 != p0 && p1 == t_peek_at); /* the staging block is now the buffer's storage */
+    for (int i = 0; i < 16; i++) expect[i] = (uint8_t)(i + 1);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK && memcmp(got, expect, 16) == 0);
+    long calls = cnt.calls;
+    CHECK(cx_t_cover(ctx, &t_x_cover, v, 2, -1) == CINT_OK); /* staged into the old storage */
+    CHECK(t_peek_at == p0 && lease_addr(ctx, id) == p0 && cnt.calls == calls);
+    CHECK(cx_t_cover(ctx, &t_x_cover, v, 3, -1) == CINT_OK && lease_addr(ctx, id) == p1);
+    CHECK(t_peek_at == p1 && memcmp(t_peek, expect, 16) == 0); /* COVERS: not zero-filled */
+    for (int i = 0; i < 16; i++) expect[i] = (uint8_t)(i + 3);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK && memcmp(got, expect, 16) == 0);
+    CHECK(cx_t_cover(ctx, &t_x_zeroed, v, 4, -1) == CINT_OK && lease_addr(ctx, id) == p0);
+    uint8_t zero[16] = {0};
+    CHECK(t_peek_at == p0 && memcmp(t_peek, zero, 16) == 0); /* without COVERS: zero-filled */
+    for (int i = 0; i < 16; i++) expect[i] = (uint8_t)(i + 4);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK && memcmp(got, expect, 16) == 0 && cnt.calls == calls);
+    p1 = p0;
+    /* a fault: nothing published, the storage stays */
+    CHECK(cx_t_cover(ctx, &t_x_cover, v, 4, 15) == CINT_FAULT && lease_addr(ctx, id) == p1);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK && memcmp(got, expect, 16) == 0);
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    /* a leased output is busy, as before */
+    const void *lp;
+    uint64_t l;
+    CHECK(cint_buffer_lease(ctx, id, &lp, &l) == CINT_OK);
+    CHECK(cx_t_cover(ctx, &t_x_cover, v, 4, -1) == CINT_BUSY && refusal(ctx) == CINT_REFUSAL_LEASED);
+    CHECK(cint_lease_end(ctx, l) == CINT_OK);
+    /* part of the buffer: copied, the rest untouched, the storage stays */
+    cint_view part = v;
+    part.origin = 4, part.shape[0] = 8;
+    CHECK(cx_t_cover(ctx, &t_x_cover, part, 100, -1) == CINT_OK && lease_addr(ctx, id) == p1);
+    CHECK(report_is(ctx, 1, CINT_COPY_STAGING, 8));
+    for (int i = 0; i < 8; i++) expect[4 + i] = (uint8_t)(i + 100);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK && memcmp(got, expect, 16) == 0);
+    /* the whole buffer in another order (columns first): copied */
+    cint_view cols = v;
+    cols.rank = 2, cols.shape[0] = 4, cols.shape[1] = 4, cols.stride[0] = 1, cols.stride[1] = 4;
+    CHECK(cx_t_fill2(ctx, -1, cols) == CINT_OK && lease_addr(ctx, id) == p1);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) CHECK(got[j * 4 + i] == (uint8_t)(i * 4 + j + 1));
+    /* the whole buffer as rows (row-major): renamed */
+    cint_view rows = v;
+    rows.rank = 2, rows.shape[0] = 2, rows.shape[1] = 8, rows.stride[0] = 8, rows.stride[1] = 1;
+    CHECK(cx_t_fill2(ctx, -1, rows) == CINT_OK && lease_addr(ctx, id) != p1);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK);
+    for (int i = 0; i < 16; i++) CHECK(got[i] == (uint8_t)(i + 1));
+    /* lower bounds are no part of the layout: renamed */
+    cint_view low = v;
+    low.lower[0] = -7;
+    p1 = lease_addr(ctx, id);
+    CHECK(cx_t_cover(ctx, &t_x_cover, low, 30, -1) == CINT_OK && lease_addr(ctx, id) != p1);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK && got[0] == 30 && got[15] == 45);
+    /* dispatches from cint code into a function's inout array publish by copy */
+    const void *p2 = lease_addr(ctx, id);
+    int64_t first = 0;
+    CHECK(cx_t_twice(ctx, 10, v, &first) == CINT_OK && first == 11 && lease_addr(ctx, id) == p2);
+    CHECK(report_is(ctx, 2, CINT_COPY_STAGING, 16));
+    for (int i = 0; i < 16; i++) expect[i] = (uint8_t)(i + 11);
+    CHECK(cint_buffer_read(ctx, v, got, 16) == CINT_OK && memcmp(got, expect, 16) == 0);
+    /* a borrowed inout of the function: the same, in place */
+    uint8_t mine[16] = {0};
+    cint_view m;
+    CHECK(reg(ctx, mine, CINT_TAG_U8, 16, 1, 0, &m) == CINT_OK);
+    CHECK(cx_t_twice(ctx, 20, m, &first) == CINT_OK && first == 21 && mine[15] == 36);
+    CHECK(report_is(ctx, 2, CINT_COPY_PUBLISH, 16));
+    /* an empty output */
+    cint_buffer_id eid;
+    CHECK(cint_buffer_create(ctx, type_of(CINT_TAG_U8), 0, 0, &eid, &gen) == CINT_OK);
+    CHECK(cx_t_cover(ctx, &t_x_cover, view1(eid, gen, CINT_TAG_U8, 0, CINT_VIEW_WRITE), 1, -1) == CINT_OK);
+    CHECK(report_is(ctx, 1, CINT_COPY_STAGING, 0));
+    CHECK(cint_buffer_release(ctx, eid) == CINT_OK);
+    CHECK(cint_buffer_release(ctx, id) == CINT_OK);
+    cint_ctx_destroy(ctx);
+    CHECK(cnt.live == 0 && cnt.bytes == 0);
+
+    /* advance (COVERS) into a created I64 buffer, entry after entry, with no allocation */
+    counting c2 = {0, -1, 0, 0, 0};
+    ctx = make_counted(&cm_7_advance, &c2);
+    int64_t pos[5] = {1, 2, 3, 4, 5}, vel[5] = {10, 20, 30, 40, 50}, res[5];
+    cint_view vp, vv;
+    CHECK(reg(ctx, pos, CINT_TAG_I64, 5, 0, 0, &vp) == CINT_OK && reg(ctx, vel, CINT_TAG_I64, 5, 0, 0, &vv) == CINT_OK);
+    CHECK(cint_buffer_create(ctx, type_of(CINT_TAG_I64), 5, 0, &id, &gen) == CINT_OK);
+    cint_view vn = view1(id, gen, CINT_TAG_I64, 5, CINT_VIEW_WRITE);
+    CHECK(cx_7_advance_7_advance(ctx, -1, vp, vv, 2, vn) == CINT_OK);
+    calls = c2.calls;
+    for (int64_t dt = 3; dt < 9; dt++) {
+        CHECK(cx_7_advance_7_advance(ctx, -1, vp, vv, dt, vn) == CINT_OK);
+        CHECK(cint_buffer_read(ctx, vn, res, sizeof res) == CINT_OK && res[0] == 1 + 10 * dt && res[4] == 5 + 50 * dt);
+    }
+    CHECK(c2.calls == calls);
+    int64_t total = 0;
+    CHECK(cx_7_advance_5_total(ctx, -1, vn, &total) == CINT_OK && total == 15 + 150 * 8);
+    cint_ctx_destroy(ctx);
+    CHECK(c2.live == 0 && c2.bytes == 0);
+}
+
+/* Publication into borrowed memory of every layout: contiguous rows of a padded array, a
+   reversed array, and inout staging copied in. */
+static void test_publish_layouts(void)
+{
+    cint_ctx *ctx = make(&t_info, 0, 0, NULL, NULL);
+    uint8_t mem[24];
+    cint_view w;
+    memset(mem, 0xEE, sizeof mem);
+    CHECK(reg(ctx, mem, CINT_TAG_U8, 24, 1, CINT_PUBLISH_COPY, &w) == CINT_OK);
+    cint_view pad = w; /* 3 rows of 4 at stride 5 from element 2 */
+    pad.origin = 2, pad.rank = 2, pad.shape[0] = 3, pad.shape[1] = 4, pad.stride[0] = 5, pad.stride[1] = 1;
+    CHECK(cx_t_fill2(ctx, -1, pad) == CINT_OK);
+    for (int k = 0; k < 24; k++) {
+        int r = (k - 2) / 5, c = (k - 2) % 5;
+        bool in = k >= 2 && r < 3 && c < 4;
+        CHECK(mem[k] == (in ? (uint8_t)(r * 4 + c + 1) : 0xEE));
+    }
+    memset(mem, 0xEE, sizeof mem);
+    cint_view rev = w; /* 2 x 3, both dimensions reversed, from element 10 */
+    rev.origin = 10, rev.rank = 2, rev.shape[0] = 2, rev.shape[1] = 3, rev.stride[0] = -3, rev.stride[1] = -1;
+    CHECK(cx_t_fill2(ctx, -1, rev) == CINT_OK);
+    for (int k = 0; k < 24; k++) CHECK(mem[k] == (k >= 5 && k <= 10 ? (uint8_t)(11 - k) : 0xEE));
+    cint_view col = w; /* one column: a strided dimension with an extent-1 dimension inside */
+    col.origin = 0, col.rank = 2, col.shape[0] = 4, col.shape[1] = 1, col.stride[0] = 6, col.stride[1] = 9;
+    CHECK(cx_t_fill2(ctx, -1, col) == CINT_OK && mem[0] == 1 && mem[6] == 2 && mem[12] == 3 && mem[18] == 4);
+    /* inout staging is copied in through the same runs */
+    uint8_t bs[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    cint_view b;
+    CHECK(reg(ctx, bs, CINT_TAG_U8, 12, 1, CINT_PUBLISH_COPY, &b) == CINT_OK);
+    cint_view every2 = b;
+    every2.shape[0] = 6, every2.stride[0] = 2;
+    CHECK(cx_t_bump(ctx, every2) == CINT_OK && report_is(ctx, 1, CINT_COPY_PUBLISH, 6));
+    for (int k = 0; k < 12; k++) CHECK(bs[k] == (uint8_t)(k + 1 + (k % 2 == 0)));
+    cint_view back = b;
+    back.origin = 11, back.stride[0] = -1;
+    CHECK(cx_t_bump(ctx, back) == CINT_OK);
+    for (int k = 0; k < 12; k++) CHECK(bs[k] == (uint8_t)(k + 2 + (k % 2 == 0)));
+    bs[3] = 255; /* a fault at work item 8 (element 3 of the reversed view) publishes nothing */
+    CHECK(cx_t_bump(ctx, back) == CINT_FAULT && bs[0] == 3 && bs[11] == 13 && bs[3] == 255);
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    cint_buffer_id id;
+    uint64_t gen;
+    uint8_t got[12];
+    CHECK(cint_buffer_create(ctx, type_of(CINT_TAG_U8), 12, 0, &id, &gen) == CINT_OK);
+    CHECK(cx_t_bump(ctx, view1(id, gen, CINT_TAG_U8, 12, CINT_VIEW_WRITE)) == CINT_OK); /* renamed */
+    CHECK(cx_t_bump(ctx, view1(id, gen, CINT_TAG_U8, 12, CINT_VIEW_WRITE)) == CINT_OK);
+    CHECK(cint_buffer_read(ctx, view1(id, gen, CINT_TAG_U8, 12, CINT_VIEW_READ), got, 12) == CINT_OK);
+    for (int k = 0; k < 12; k++) CHECK(got[k] == 2);
+    cint_ctx_destroy(ctx);
+}
+
+/* cint_buffer_read of contiguous, padded and empty views. */
+static void test_read_layouts(void)
+{
+    cint_ctx *ctx = make(&cm_4_tour, 0, 0, NULL, NULL);
+    int64_t xs[12], out[12];
+    for (int k = 0; k < 12; k++) xs[k] = 100 + k;
+    cint_view x;
+    CHECK(reg(ctx, xs, CINT_TAG_I64, 12, 0, 0, &x) == CINT_OK);
+    CHECK(cint_buffer_read(ctx, x, out, sizeof out) == CINT_OK && memcmp(out, xs, sizeof xs) == 0);
+    cint_view g = x;
+    g.rank = 2, g.shape[0] = 2, g.shape[1] = 6, g.stride[0] = 6, g.stride[1] = 1, g.lower[0] = 7;
+    memset(out, 0, sizeof out);
+    CHECK(cint_buffer_read(ctx, g, out, sizeof out) == CINT_OK && memcmp(out, xs, sizeof xs) == 0);
+    cint_view pad = x;
+    pad.origin = 1, pad.rank = 2, pad.shape[0] = 3, pad.shape[1] = 2, pad.stride[0] = 4, pad.stride[1] = 1;
+    CHECK(cint_buffer_read(ctx, pad, out, 6 * sizeof(int64_t)) == CINT_OK);
+    CHECK(out[0] == 101 && out[1] == 102 && out[2] == 105 && out[3] == 106 && out[4] == 109 && out[5] == 110);
+    cint_view empty = x;
+    empty.shape[0] = 0;
+    CHECK(cint_buffer_read(ctx, empty, NULL, 0) == CINT_OK);
+    cint_ctx_destroy(ctx);
+}
+
+__extension__ typedef __int128 t_i128;
+__extension__ typedef unsigned __int128 t_u128;
+
+static t_i128 t_load(const uint8_t *p, uint16_t tag)
+{
+    switch (tag) {
+    case CINT_TAG_I8: return (int8_t)p[0];
+    case CINT_TAG_I16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case CINT_TAG_I32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case CINT_TAG_I64: { int64_t v; memcpy(&v, p, 8); return v; }
+    case CINT_TAG_U8: return p[0];
+    case CINT_TAG_U16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case CINT_TAG_U32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* The value of a fault record's exact (a tagged Z of at most 16 bytes). */
+static t_i128 t_exact(const cint_fault_record *r)
+{
+    uint32_t n = 0;
+    for (unsigned k = 0; k < 4; k++) n |= (uint32_t)r->exact.bytes[1 + k] << (8u * k);
+    if (n == 0 || n > 16) return 0;
+    t_i128 v = (r->exact.bytes[5 + n - 1] & 0x80u) ? -1 : 0;
+    for (uint32_t k = n; k-- > 0;) v = (t_i128)(((t_u128)v << 8) | r->exact.bytes[5 + k]);
+    return v;
+}
+
+/* One sum: the runtime's answer (or fault) against the exact sum of a's elements. */
+static void sum_case(cint_ctx *ctx, const cint_gen_array *a, uint16_t rtag)
+{
+    t_i128 want = 0;
+    int64_t idx[4] = {0, 0, 0, 0}, n = 1;
+    for (uint32_t d = 0; d < a->rank; d++) n *= a->shape[d];
+    for (int64_t e = 0; e < n; e++) {
+        int64_t off = 0;
+        for (uint32_t d = 0; d < a->rank; d++) off += idx[d] * a->stride[d];
+        want += t_load(a->data + off * a->elem_size, a->type.code);
+        for (uint32_t d = a->rank; d-- > 0;) {
+            if (++idx[d] < a->shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+    unsigned w = rtag == CINT_TAG_I8 || rtag == CINT_TAG_U8 ? 8 : rtag == CINT_TAG_I16 || rtag == CINT_TAG_U16 ? 16
+               : rtag == CINT_TAG_I32 || rtag == CINT_TAG_U32 ? 32 : 64;
+    bool sgn = (rtag & 0xF0u) == 0x10u;
+    t_i128 lo = sgn ? -((t_i128)1 << (w - 1)) : 0, hi = sgn ? ((t_i128)1 << (w - 1)) - 1 : ((t_i128)1 << w) - 1;
+    uint64_t bits = 0;
+    cint_status s = cx_t_sum(ctx, -1, a, rtag, &bits);
+    if (want >= lo && want <= hi) {
+        CHECK(s == CINT_OK);
+        uint64_t mask = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1u;
+        CHECK(bits == ((uint64_t)want & mask));
+        CHECK(fuel_of(ctx) == 1 + n / 64 + (n % 64 != 0));
+    } else {
+        static cint_fault_record r;
+        CHECK(s == CINT_FAULT);
+        CHECK(cint_ctx_fault(ctx, &r) == CINT_OK && r.code == CINT_E_OVERFLOW && r.has_exact && t_exact(&r) == want);
+        CHECK(r.operand_count == 1 && r.operands[0].bytes[0] == CINT_TAG_I64);
+        CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    }
+}
+
+static cint_gen_array t_arr(void *data, uint16_t tag, int64_t es, uint32_t rank, const int64_t *shape,
+                            const int64_t *stride)
+{
+    cint_gen_array a;
+    memset(&a, 0, sizeof a);
+    a.data = data;
+    a.elem_size = es;
+    a.rank = rank;
+    a.type = type_of(tag);
+    for (uint32_t d = 0; d < rank; d++) a.shape[d] = shape[d], a.stride[d] = stride[d];
+    return a;
+}
+
+/* cint_gen_sum over I8 to U64 and every layout, against the exact sum; the records of its
+   faults. */
+static void test_sum(void)
+{
+    cint_ctx *ctx = make(&t_info, 0, 0, NULL, NULL);
+    static const uint16_t tags[8] = {CINT_TAG_I8, CINT_TAG_I16, CINT_TAG_I32, CINT_TAG_I64,
+                                     CINT_TAG_U8, CINT_TAG_U16, CINT_TAG_U32, CINT_TAG_U64};
+    enum { N = 600 };
+    static uint8_t buf[N * 8 + 16];
+    uint64_t seed = 88172645463325252u;
+    for (int variant = 0; variant < 3; variant++) {
+        for (size_t k = 0; k < sizeof buf; k++) { /* xorshift bytes; variant 1: small values; 2: extremes */
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            buf[k] = (uint8_t)seed;
+        }
+        for (int t = 0; t < 8; t++) {
+            uint16_t tag = tags[t];
+            int64_t es = (int64_t)1 << ((tag & 0x0F) - 1);
+            if (variant == 1) /* small magnitudes: the sum fits */
+                for (size_t k = 0; k + (size_t)es <= sizeof buf; k += (size_t)es) {
+                    memset(buf + k + 1, (tag & 0x10) && (buf[k] & 1) ? 0xFF : 0, (size_t)es - 1);
+                    if (es == 1) buf[k] &= 0x0F;
+                }
+            if (variant == 2) /* the largest and smallest values */
+                for (size_t k = 0; k + (size_t)es <= sizeof buf; k += (size_t)es) {
+                    bool top = (k / (size_t)es) % 3 != 0;
+                    memset(buf + k, top ? 0xFF : 0x00, (size_t)es);
+                    if (tag & 0x10) buf[k + (size_t)es - 1] = top ? 0x7F : 0x80;
+                }
+            static const int64_t lens[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 257, N - 1};
+            for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++)
+                for (int64_t first = 0; first < 2; first++) { /* 16-byte aligned, and one element on */
+                    int64_t shape[1] = {lens[l]}, stride[1] = {1};
+                    cint_gen_array a = t_arr(buf + first * es, tag, es, 1, shape, stride);
+                    sum_case(ctx, &a, tag);
+                }
+            int64_t sh1[1] = {N / 3}, st2[1] = {2}, st3[1] = {3}, strev[1] = {-1};
+            cint_gen_array a = t_arr(buf, tag, es, 1, sh1, st2);
+            sum_case(ctx, &a, tag);
+            a = t_arr(buf + es, tag, es, 1, sh1, st3);
+            sum_case(ctx, &a, tag);
+            a = t_arr(buf + (N / 3 - 1) * es, tag, es, 1, sh1, strev);
+            sum_case(ctx, &a, tag);
+            int64_t sh2[2] = {5, 7}, stpad[2] = {9, 1}, sttr[2] = {1, 9};
+            a = t_arr(buf + 3 * es, tag, es, 2, sh2, stpad);
+            sum_case(ctx, &a, tag);
+            a = t_arr(buf, tag, es, 2, sh2, sttr);
+            sum_case(ctx, &a, tag);
+            int64_t sh4[4] = {2, 3, 4, 5}, st4[4] = {60, 20, 5, 1};
+            a = t_arr(buf, tag, es, 4, sh4, st4);
+            sum_case(ctx, &a, tag);
+            a = t_arr(buf, tag, es, 4, sh4, st4);
+            sum_case(ctx, &a, tag == CINT_TAG_U8 ? CINT_TAG_I64 : CINT_TAG_I8); /* another result type */
+        }
+    }
+
+    /* the records, byte for byte */
+    int64_t one[1] = {4}, unit[1] = {1};
+    int64_t hi4[4] = {INT64_C(1) << 62, INT64_C(1) << 62, INT64_C(1) << 62, INT64_C(1) << 62};
+    cint_gen_array a = t_arr(hi4, CINT_TAG_I64, 8, 1, one, unit);
+    uint64_t bits = 0;
+    CHECK(cx_t_sum(ctx, -1, &a, CINT_TAG_I64, &bits) == CINT_FAULT);
+    dump_record(ctx, "t_sum_i64_high");
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    int64_t lo4[4] = {INT64_MIN, -1, INT64_MIN, 5};
+    a = t_arr(lo4, CINT_TAG_I64, 8, 1, one, unit);
+    CHECK(cx_t_sum(ctx, -1, &a, CINT_TAG_I64, &bits) == CINT_FAULT);
+    dump_record(ctx, "t_sum_i64_low");
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    uint64_t u4[4] = {UINT64_MAX, UINT64_MAX, 0, 2};
+    a = t_arr(u4, CINT_TAG_U64, 8, 1, one, unit);
+    CHECK(cx_t_sum(ctx, -1, &a, CINT_TAG_U64, &bits) == CINT_FAULT);
+    dump_record(ctx, "t_sum_u64");
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    uint8_t b4[4] = {100, 100, 0, 0};
+    a = t_arr(b4, CINT_TAG_U8, 1, 1, one, unit);
+    CHECK(cx_t_sum(ctx, -1, &a, CINT_TAG_I8, &bits) == CINT_FAULT);
+    dump_record(ctx, "t_sum_u8_i8");
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    int8_t m4[4] = {-1, 0, 0, 0};
+    a = t_arr(m4, CINT_TAG_I8, 1, 1, one, unit);
+    CHECK(cx_t_sum(ctx, -1, &a, CINT_TAG_U8, &bits) == CINT_FAULT);
+    dump_record(ctx, "t_sum_i8_u8");
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    /* partial sums that leave I64 while the total fits */
+    int64_t edge[4] = {INT64_MAX, 1, -1, -5};
+    a = t_arr(edge, CINT_TAG_I64, 8, 1, one, unit);
+    CHECK(cx_t_sum(ctx, -1, &a, CINT_TAG_I64, &bits) == CINT_OK && bits == (uint64_t)(INT64_MAX - 5));
+    uint64_t uedge[4] = {UINT64_MAX, 1, 0, 0};
+    a = t_arr(uedge, CINT_TAG_U64, 8, 1, one, unit);
+    CHECK(cx_t_sum(ctx, -1, &a, CINT_TAG_U64, &bits) == CINT_FAULT); /* 2^64 */
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    /* the fuel of a sum is charged before it runs */
+    int64_t many[130];
+    for (int k = 0; k < 130; k++) many[k] = k;
+    int64_t n130[1] = {130};
+    a = t_arr(many, CINT_TAG_I64, 8, 1, n130, unit);
+    CHECK(cx_t_sum(ctx, 3, &a, CINT_TAG_I64, &bits) == CINT_FAULT && code_of(ctx) == CINT_E_FUEL);
+    CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    CHECK(cx_t_sum(ctx, 4, &a, CINT_TAG_I64, &bits) == CINT_OK && bits == 130 * 129 / 2 && fuel_of(ctx) == 4);
+    cint_ctx_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2 || (records = fopen(argv[1], "w")) == NULL) {
@@ -928,6 +1512,11 @@ int main(int argc, char **argv)
     test_output_and_busy();
     test_depth_and_ops();
     test_spec_records();
+    test_staging_cache();
+    test_rename();
+    test_publish_layouts();
+    test_read_layouts();
+    test_sum();
     fclose(records);
     printf("test_runtime: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
