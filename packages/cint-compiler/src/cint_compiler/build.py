@@ -58,10 +58,10 @@ def build_library(compiled, out_dir) -> Path:
     if not lib.is_file():
         _cc([cint_runtime.compiler()] + cint_runtime.CFLAGS + ["-I", str(cint_runtime.include_dir()), "-shared",
                                                                str(src)] + [str(o) for o in objs] +
-            ["-o", str(lib) + ".tmp"], "compiling the generated C")
-        os.replace(str(lib) + ".tmp", lib)
+            ["-o", str(lib) + ".tmp%d" % os.getpid()], "compiling the generated C")
+        os.replace(str(lib) + ".tmp%d" % os.getpid(), lib)
     data = lib.read_bytes()
-    tmp = target.with_name(target.name + ".tmp")
+    tmp = target.with_name(target.name + ".tmp%d" % os.getpid())
     tmp.write_bytes(data)
     os.replace(tmp, target)
     return target
@@ -75,10 +75,10 @@ def build_harness(compiled, kind, target, args) -> Path:
     work.mkdir(parents=True, exist_ok=True)
     exe = work / "harness"
     if not exe.is_file():
-        src = work / "harness.c"
+        src = work / ("harness%d.c" % os.getpid())
         src.write_text(text, encoding="utf-8")
         flags = [f for f in cint_runtime.CFLAGS if f != "-fvisibility=hidden"]
         _cc([cint_runtime.compiler()] + flags + ["-I", str(cint_runtime.include_dir()), str(src)] +
-            [str(o) for o in objs] + ["-o", str(exe) + ".tmp"], "compiling the generated C")
-        os.replace(str(exe) + ".tmp", exe)
+            [str(o) for o in objs] + ["-o", str(exe) + ".tmp%d" % os.getpid()], "compiling the generated C")
+        os.replace(str(exe) + ".tmp%d" % os.getpid(), exe)
     return exe
