@@ -796,7 +796,7 @@ class Checker:
         t = self.resolve_type(d.type, allow_runtime_dims=self.fn.kind != "kernel")
         self.storable(t, d.type.span or d.span)
         d.resolved = t
-        if isinstance(t, ArrayType) and any(x is None or isinstance(x, str) and False for x in t.dims):
+        if isinstance(t, ArrayType) and any(x is None for x in t.dims):
             raise _err("C2010", d.type.span, "a declared array has known extents")
         if d.init is None:
             if d.is_const:
@@ -2263,10 +2263,11 @@ class Checker:
         raise unsupported(e.span, "the built-in `%s`" % name)
 
     def _arrayish(self, a):
+        """Whether a second argument of min/max names an array (the reduction form `min(init, xs)`)."""
         if isinstance(a, A.Name):
             s = self.scope.lookup(a.ident)
             return s is not None and isinstance(s.type, ArrayType)
-        return isinstance(a, (A.ArrayLit, A.Index)) and False
+        return False
 
     # ------------------------------------------------------------------ indexing
 
