@@ -1,0 +1,531 @@
+"""Views (borrowed host memory, 8.2) and Buffers (owned storage, 6.2), in pure Python with ctypes.
+
+A View holds a Py_buffer obtained with PyObject_GetBuffer(PyBUF_STRIDES | PyBUF_FORMAT
+[| PyBUF_WRITABLE]) through ctypes.pythonapi, so it borrows exactly what the exporter reports and
+copies nothing (P-9).  It is registered with a context at its first use there, from its lowest
+reachable byte with the origin of its first element (A-8a), and released there by View.release().
+
+Buffer storage (our choice for this slice): cint.empty() makes a Buffer that holds no memory until
+its first use in a context, where it is created with cint_buffer_create (runtime storage, zero
+filled, unpublished until a dispatch publishes it); cint.copy() makes a Buffer whose elements the
+package owns in a ctypes array (already published), registered as host memory of that Buffer at its
+first use.  A Buffer belongs to the context of its first use; using it in another context raises
+NotImplementedError in this slice.
+"""
+from __future__ import annotations
+
+import ctypes as C
+import struct
+import sys
+import weakref
+
+from cint_abi import structs as S
+from cint_abi.codes import TYPE_TAGS
+
+from ._errors import BorrowRefused, Refused, StaleHandle, Unpublished
+
+# element name -> (tag, size, signed, struct code)
+ELEMS = {
+    "Bool": (TYPE_TAGS["Bool"], 1, False, "?"),
+    "I8": (TYPE_TAGS["I8"], 1, True, "b"), "I16": (TYPE_TAGS["I16"], 2, True, "h"),
+    "I32": (TYPE_TAGS["I32"], 4, True, "i"), "I64": (TYPE_TAGS["I64"], 8, True, "q"),
+    "U8": (TYPE_TAGS["U8"], 1, False, "B"), "U16": (TYPE_TAGS["U16"], 2, False, "H"),
+    "U32": (TYPE_TAGS["U32"], 4, False, "I"), "U64": (TYPE_TAGS["U64"], 8, False, "Q"),
+}
+TAG_NAMES = {v[0]: k for k, v in ELEMS.items()}
+_SIGNED_FMT = set("bhilqn")
+_UNSIGNED_FMT = set("BHILQN")
+_INT_BY = {(True, 1): "I8", (True, 2): "I16", (True, 4): "I32", (True, 8): "I64",
+           (False, 1): "U8", (False, 2): "U16", (False, 4): "U32", (False, 8): "U64"}
+
+
+def elem_name(t) -> str:
+    """The element name of a cint_abi.typesig type (Bool or Int up to 64 bits)."""
+    from cint_abi import typesig as T
+    if isinstance(t, T.Bool):
+        return "Bool"
+    if isinstance(t, T.Int) and t.bits <= 64:
+        return ("I%d" if t.signed else "U%d") % t.bits
+    if isinstance(t, T.Fixed):
+        raise NotImplementedError("fixed-point elements (cint.Fixed, Q formats) are not in this slice of cint")
+    raise NotImplementedError("element type %r is not in this slice of cint" % (t,))
+
+
+def check_elem(elem: str) -> str:
+    if elem in ELEMS:
+        return elem
+    if isinstance(elem, str) and elem.startswith("Q"):
+        raise NotImplementedError("fixed-point element %s: cint.Fixed and Q formats are not in this slice" % elem)
+    raise Refused("unknown element type %r; the element types are %s" % (elem, ", ".join(ELEMS)))
+
+
+def ctype_of(elem: str):
+    return S.cint_type(code=ELEMS[elem][0])
+
+
+# --- the buffer protocol through ctypes.pythonapi ----------------------------------------------
+
+class Py_buffer(C.Structure):
+    _fields_ = [("buf", C.c_void_p), ("obj", C.c_void_p), ("len", C.c_ssize_t), ("itemsize", C.c_ssize_t),
+                ("readonly", C.c_int), ("ndim", C.c_int), ("format", C.c_char_p),
+                ("shape", C.POINTER(C.c_ssize_t)), ("strides", C.POINTER(C.c_ssize_t)),
+                ("suboffsets", C.POINTER(C.c_ssize_t)), ("internal", C.c_void_p)]
+
+
+PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES = 0x0001, 0x0004, 0x0008, 0x0018
+_GetBuffer = C.pythonapi.PyObject_GetBuffer
+_GetBuffer.argtypes = [C.py_object, C.POINTER(Py_buffer), C.c_int]
+_GetBuffer.restype = C.c_int
+_ReleaseBuffer = C.pythonapi.PyBuffer_Release
+_ReleaseBuffer.argtypes = [C.POINTER(Py_buffer)]
+_ReleaseBuffer.restype = None
+
+
+def _has_buffer(obj) -> bool:
+    try:
+        memoryview(obj).release()
+        return True
+    except TypeError:
+        return False
+
+
+def _alt(obj) -> str:
+    return "cint.copy(obj, elem=...)"
+
+
+def _map_format(fmt: str, itemsize: int):
+    """P-3: the element of a buffer-protocol format, or a refusal text."""
+    if fmt and fmt[0] in "@=<":
+        fmt = fmt[1:]
+    elif fmt and fmt[0] in ">!":
+        return None, "a big-endian format %r; cint.copy converts the byte order exactly" % fmt
+    if len(fmt) != 1:
+        return None, "the format %r is a struct or repeated format, which cint does not take; use cint.copy" % fmt
+    if fmt in _SIGNED_FMT or fmt in _UNSIGNED_FMT:
+        key = (fmt in _SIGNED_FMT, itemsize)
+        if key not in _INT_BY:
+            return None, "an item size of %d for format %r" % (itemsize, fmt)
+        return _INT_BY[key], None
+    if fmt == "?":
+        return ("Bool", None) if itemsize == 1 else (None, "a Bool item size of %d" % itemsize)
+    if fmt == "c":
+        return None, "the format 'c'; export it as 'B' (uint8)"
+    if fmt in "efdgZ":
+        return None, ("floating-point data (format %r); convert it explicitly with cint.from_float(obj, elem) "
+                      "(not in this slice)" % fmt)
+    return None, "the format %r, which cint does not take" % fmt
+
+
+_LAYOUTS = ("any", "C", "F")
+
+
+class View:
+    """Borrowed host memory: owns none, holds the exporter's Py_buffer until release() (8.2)."""
+
+    def __init__(self, obj, *, elem=None, writable=False, publish=None, layout="any", _for=None):
+        if publish not in (None, "copy"):
+            raise BorrowRefused("publish is None or 'copy', not %r" % (publish,))
+        if publish == "copy" and not writable:
+            raise BorrowRefused("publish='copy' is for an output, which needs writable=True")
+        if layout not in _LAYOUTS:
+            raise BorrowRefused("layout is 'any', 'C' or 'F', not %r" % (layout,))
+        dl = getattr(obj, "__dlpack_device__", None)
+        if not _has_buffer(obj):
+            if dl is not None or hasattr(obj, "__dlpack__"):
+                raise NotImplementedError("borrowing through DLPack (8.3) is not in this slice of cint; "
+                                          "pass an object with the buffer protocol")
+            raise BorrowRefused("a %s has neither the buffer protocol nor __dlpack__; use cint.copy(seq, elem=...)"
+                                % type(obj).__name__)
+        if dl is not None:
+            try:
+                dev = dl()
+            except Exception:
+                dev = None
+            if not (isinstance(dev, tuple) and dev and int(dev[0]) == 1):
+                raise BorrowRefused("__dlpack_device__ reports %r, not kDLCPU; device memory is not in this slice"
+                                    % (dev,))
+        self._pb = Py_buffer()
+        self._held = False
+        flags = PyBUF_STRIDES | PyBUF_FORMAT | (PyBUF_WRITABLE if writable else 0)
+        try:
+            _GetBuffer(obj, C.byref(self._pb), flags)
+        except (BufferError, ValueError, TypeError) as ex:
+            if writable:
+                raise BorrowRefused("writable=True over a read-only export (%s); borrow it with writable=False, "
+                                    "or use cint.copy for a writable Buffer" % ex) from None
+            raise BorrowRefused("the exporter refused a strided buffer (%s); use cint.copy" % ex) from None
+        self._held = True
+        self._obj = obj
+        try:
+            self._check(elem, writable, layout)
+        except BaseException:
+            self._drop()
+            raise
+        self.writable = bool(writable)
+        self.publish = publish
+        self._regs = {}      # id(context) -> (weakref(context), buffer id, generation)
+        self._released = False
+
+    def _check(self, elem, writable, layout):
+        pb = self._pb
+        if pb.suboffsets:
+            raise BorrowRefused("an indirect buffer (suboffsets); use cint.copy")
+        fmt = pb.format.decode("ascii") if pb.format else "B"
+        mapped, why = _map_format(fmt, pb.itemsize)
+        if mapped is None:
+            raise BorrowRefused("cannot borrow without a copy: " + why)
+        if elem is not None:
+            check_elem(elem)
+            if elem != mapped:
+                raise BorrowRefused("elem=%r differs from the exporter's element %s; cint never converts, use "
+                                    "cint.copy(obj, elem=%r)" % (elem, mapped, elem))
+        self.elem = mapped
+        nd = pb.ndim
+        if nd == 0:
+            raise BorrowRefused("rank 0: a scalar is passed as a Python int")
+        if nd > 4:
+            raise BorrowRefused("rank %d is above 4; reshape to rank 4 or less, or use cint.copy of a reshaped array"
+                                % nd)
+        size = pb.itemsize
+        shape = [pb.shape[k] for k in range(nd)]
+        bstrides = [pb.strides[k] for k in range(nd)] if pb.strides else None
+        if bstrides is None:
+            bstrides, acc = [0] * nd, size
+            for k in reversed(range(nd)):
+                bstrides[k] = acc
+                acc *= shape[k]
+        for k, s in enumerate(bstrides):
+            if s % size:
+                raise BorrowRefused("a byte stride of %d in dimension %d is not a multiple of the item size %d; "
+                                    "use cint.copy" % (s, k, size))
+        base = pb.buf or 0
+        if base % size:
+            raise BorrowRefused("the data address is not aligned for %s (%d bytes); use cint.copy" % (mapped, size))
+        self.shape = tuple(shape)
+        self.strides = tuple(s // size for s in bstrides)
+        empty = 0 in shape
+        if layout != "any" and not empty:
+            order = range(nd - 1, -1, -1) if layout == "C" else range(nd)
+            acc = 1
+            for k in order:
+                if shape[k] != 1 and self.strides[k] != acc:
+                    raise BorrowRefused("layout=%r over an array that is not %s-contiguous; use layout='any' or "
+                                        "cint.copy" % (layout, layout))
+                acc *= shape[k]
+        if empty:
+            self._lowest, self.origin, self.extent = base, 0, 0
+        else:
+            low = sum((n - 1) * s for n, s in zip(shape, self.strides) if s < 0)
+            high = sum((n - 1) * s for n, s in zip(shape, self.strides) if s > 0)
+            self.origin = -low
+            self.extent = high - low + 1
+            self._lowest = base + low * size
+
+    def _drop(self):
+        if self._held:
+            self._held = False
+            _ReleaseBuffer(C.byref(self._pb))
+            self._obj = None
+
+    # -- registration ----------------------------------------------------------------------
+    def _cview(self, ctx, perm):
+        if self._released:
+            raise StaleHandle("this View was released; borrow the array again")
+        reg = self._regs.get(id(ctx))
+        if reg is None or reg[0]() is not ctx:
+            bid, gen = ctx._register(ctype_of(self.elem), self._lowest, self.extent, self.writable,
+                                     1 if self.publish == "copy" else 0)
+            self._regs[id(ctx)] = reg = (weakref.ref(ctx), bid, gen)
+        v = S.cint_view(buffer=reg[1], generation=reg[2], type=ctype_of(self.elem), rank=len(self.shape), perm=perm,
+                        origin=self.origin)
+        for k, (n, s) in enumerate(zip(self.shape, self.strides)):
+            v.shape[k], v.stride[k] = n, s
+        return v
+
+    def release(self):
+        """Ends every registration of this View and releases the exporter's buffer."""
+        if self._released:
+            return
+        self._released = True
+        for ref, bid, _ in list(self._regs.values()):
+            ctx = ref()
+            if ctx is not None:
+                ctx._unregister(bid)
+        self._regs.clear()
+        self._drop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+        return False
+
+    def __del__(self):
+        try:
+            self.release()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        return "<cint.View %s[%s] %s, %s via buffer protocol>" % (
+            self.elem, ", ".join(str(n) for n in self.shape), "writable" if self.writable else "read-only",
+            "publish copy" if self.publish == "copy" else "no publish")
+
+
+def borrow(obj, *, elem=None, writable=False, publish=None, layout="any", context=None) -> View:
+    """Lends the memory of obj as it is, without a copy (8.2); refuses with BorrowRefused what it cannot take."""
+    if context is not None:
+        raise NotImplementedError("cint.borrow(context=...) (device placement) is not in this slice")
+    if isinstance(obj, (list, tuple, range)):
+        raise BorrowRefused("a %s is not memory to borrow; use cint.copy(seq, elem=...)" % type(obj).__name__)
+    if isinstance(obj, str):
+        raise BorrowRefused("a str is not bytes; borrow s.encode('utf-8')")
+    return View(obj, elem=elem, writable=writable, publish=publish, layout=layout)
+
+
+# --- Buffers ----------------------------------------------------------------------------------
+
+def _shape_of(shape):
+    if isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(shape)
+    if not 1 <= len(shape) <= 4 or not all(type(n) is int and n >= 0 for n in shape):
+        raise Refused("a Buffer's shape is 1 to 4 extents, each an int >= 0, not %r" % (shape,))
+    return shape
+
+
+class Buffer:
+    """Storage the package or the runtime owns (6.2). See the module docstring for where it lives."""
+
+    def __init__(self, shape, elem, data=None):
+        self.shape = _shape_of(shape)
+        self.elem = check_elem(elem)
+        n = 1
+        for d in self.shape:
+            n *= d
+        self.count = n
+        self._data = data          # a ctypes array the package owns (cint.copy), or None (cint.empty)
+        self._published = data is not None
+        self._ctx = None           # weakref of the context of first use
+        self._bid = self._gen = None
+        self._released = False
+        self._exports = 0
+        self.writable = True
+        self.publish = "copy" if data is not None else None
+
+    def _bind(self, ctx):
+        if self._released:
+            raise StaleHandle("this Buffer was released")
+        if self._ctx is not None:
+            if self._ctx() is not ctx:
+                raise NotImplementedError("a Buffer used in a second context: in this slice a Buffer belongs to the "
+                                          "context of its first use")
+            return
+        t = ctype_of(self.elem)
+        if self._data is None:
+            self._bid, self._gen = ctx._create(t, self.count)
+        else:
+            self._bid, self._gen = ctx._register(t, C.addressof(self._data), self.count, True, 1)
+        self._ctx = weakref.ref(ctx)
+
+    def _cview(self, ctx, perm):
+        self._bind(ctx)
+        v = S.cint_view(buffer=self._bid, generation=self._gen, type=ctype_of(self.elem), rank=len(self.shape),
+                        perm=perm, origin=0)
+        acc = 1
+        for k in reversed(range(len(self.shape))):
+            v.shape[k], v.stride[k] = self.shape[k], acc
+            acc *= self.shape[k]
+        return v
+
+    def _raw(self) -> bytes:
+        if self._released:
+            raise StaleHandle("this Buffer was released")
+        if not self._published:
+            raise Unpublished("this Buffer has never been published: no dispatch has written it")
+        if self._data is not None:
+            return bytes(self._data)
+        ctx = self._ctx()
+        if ctx is None:
+            raise StaleHandle("the context of this Buffer is gone")
+        return ctx._read(self._cview(ctx, 0), self.count * ELEMS[self.elem][1])
+
+    def tolist(self):
+        raw = self._raw()
+        code = ELEMS[self.elem][3]
+        flat = list(struct.unpack("<%d%s" % (self.count, code), raw)) if self.count else []
+        return _nest(flat, self.shape)
+
+    def release(self):
+        if self._released:
+            return
+        ctx = self._ctx() if self._ctx is not None else None
+        if ctx is not None and self._bid is not None:
+            ctx._unregister(self._bid)
+        self._released = True
+        self._data = None
+
+    def __array__(self, dtype=None, copy=None):
+        """A read-only export of the Buffer's storage through a lease (6.3): no copy.
+
+        The lease lasts as long as the returned array (and any array made from it) is alive: the
+        array's base is a lease holder whose finalizer ends the lease, so a Buffer bound to an output
+        while an export lives answers Busy (code E_ALIAS)."""
+        import numpy as np
+        if copy:
+            return np.array(self.tolist(), dtype=_DTYPES[self.elem] if dtype is None else dtype)
+        if self._released:
+            raise StaleHandle("this Buffer was released")
+        if self._data is not None:
+            arr = np.frombuffer(self._data, dtype=_DTYPES[self.elem]).reshape(self.shape)
+            arr.flags.writeable = False
+        else:
+            if not self._published:
+                raise Unpublished("this Buffer has never been published: no dispatch has written it")
+            ctx = self._ctx()
+            ptr, lease = ctx._lease(self._bid)
+            holder = _LeaseHolder(ctx, lease, ptr, self.shape, _DTYPES[self.elem])
+            arr = np.asarray(holder)
+        if dtype is not None and np.dtype(dtype) != arr.dtype:
+            raise Refused("cint never converts: the Buffer holds %s; use cint.to_float for a float array" % self.elem)
+        return arr
+
+    def __repr__(self):
+        return "<cint.Buffer %s[%s]%s>" % (self.elem, ", ".join(str(n) for n in self.shape),
+                                           "" if self._published else " unpublished")
+
+
+_DTYPES = {"Bool": "|b1", "I8": "|i1", "I16": "<i2", "I32": "<i4", "I64": "<i8", "U8": "|u1", "U16": "<u2",
+           "U32": "<u4", "U64": "<u8"}
+
+
+class _LeaseHolder:
+    def __init__(self, ctx, lease, ptr, shape, typestr):
+        self._ctx = weakref.ref(ctx)
+        self._lease = lease
+        self.__array_interface__ = {"version": 3, "shape": tuple(shape), "typestr": typestr, "data": (ptr, True)}
+
+    def __del__(self):
+        ctx = self._ctx()
+        if ctx is not None:
+            try:
+                ctx._lease_end(self._lease)
+            except Exception:
+                pass
+
+
+def _nest(flat, shape):
+    if len(shape) == 1:
+        return flat
+    step = len(flat) // shape[0] if shape[0] else 0
+    return [_nest(flat[k * step:(k + 1) * step], shape[1:]) for k in range(shape[0])]
+
+
+def empty(shape, elem, *, device=None) -> Buffer:
+    """A Buffer of runtime storage, created at its first use in a context, unpublished until written."""
+    if device is not None:
+        raise NotImplementedError("device Buffers (gpu-cuda) are not in this slice")
+    return Buffer(shape, elem)
+
+
+def _int_range(elem):
+    tag, size, signed, _ = ELEMS[elem]
+    if elem == "Bool":
+        return 0, 1
+    bits = size * 8
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+
+
+def copy(obj, *, elem=None, device=None, from_float=None) -> Buffer:
+    """A Buffer holding an exact copy of nested int sequences or of an integer buffer-protocol array."""
+    if device is not None:
+        raise NotImplementedError("device Buffers (gpu-cuda) are not in this slice")
+    if from_float is not None:
+        raise NotImplementedError("cint.copy(from_float=...) and float conversion (8.5 X-1..X-11) are not in this "
+                                  "slice")
+    if isinstance(obj, (list, tuple, range)):
+        if elem is None:
+            raise Refused("cint.copy of a sequence needs elem=... (the element type)")
+        check_elem(elem)
+        shape, flat = _flatten(obj)
+    elif isinstance(obj, (Buffer,)):
+        shape, flat = obj.shape, _flat(obj.tolist(), len(obj.shape))
+        if elem is not None and elem != obj.elem:
+            raise Refused("cint.copy never converts: the Buffer holds %s, not %s" % (obj.elem, elem))
+        elem = obj.elem
+    elif _has_buffer(obj):
+        mv = memoryview(obj)
+        try:
+            fmt = mv.format
+            big = fmt[:1] in (">", "!")
+            mapped, why = _map_format(("<" + fmt[1:]) if big else fmt, mv.itemsize)
+            if mapped is None:
+                raise Refused("cint.copy cannot take %s" % why)
+            if elem is not None and elem != mapped:
+                raise Refused("cint.copy never converts: the array holds %s, not %s" % (mapped, elem))
+            elem = mapped
+            shape = tuple(mv.shape)
+            if not 1 <= len(shape) <= 4:
+                raise Refused("rank %d: a Buffer has rank 1 to 4" % len(shape))
+            code = ELEMS[elem][3]
+            # tobytes gives the elements in row-major order whatever the strides; unpack in the export's order
+            raw = mv.tobytes()
+            flat = list(struct.unpack(("<" if not big else ">") + "%d%s" % (len(raw) // mv.itemsize, code), raw))
+        finally:
+            mv.release()
+    else:
+        raise Refused("cint.copy takes nested sequences of int or an object with the buffer protocol, not %s"
+                      % type(obj).__name__)
+    lo, hi = _int_range(elem)
+    for k, v in enumerate(flat):
+        if elem == "Bool":
+            if type(v) is not bool:
+                raise Refused("element %d is %r, not a bool, for Bool" % (k, v), code="E_UNSUPPORTED")
+            continue
+        if type(v) is bool or not isinstance(v, int):
+            raise Refused("element %d is %r, not an int, for %s" % (k, v, elem))
+        if not lo <= v <= hi:
+            raise Refused("element %d is %d, outside %s (%d..%d)" % (k, v, elem, lo, hi), code="E_NARROW")
+    shape = _shape_of(shape)
+    n = len(flat)
+    ct = {"Bool": C.c_uint8, "I8": C.c_int8, "I16": C.c_int16, "I32": C.c_int32, "I64": C.c_int64,
+          "U8": C.c_uint8, "U16": C.c_uint16, "U32": C.c_uint32, "U64": C.c_uint64}[elem]
+    data = (ct * max(n, 1))()
+    for k, v in enumerate(flat):
+        data[k] = int(v)
+    return Buffer(shape, elem, data=data)
+
+
+def _flatten(seq):
+    shape = []
+    level = seq
+    while isinstance(level, (list, tuple, range)):
+        shape.append(len(level))
+        if not len(level):
+            break
+        level = level[0]
+    flat = []
+
+    def walk(x, d):
+        if d == len(shape):
+            if isinstance(x, (list, tuple, range)):
+                raise Refused("a ragged sequence: deeper than its first element")
+            flat.append(x)
+            return
+        if not isinstance(x, (list, tuple, range)) or len(x) != shape[d]:
+            raise Refused("a ragged sequence: dimension %d is not %d long everywhere" % (d, shape[d]))
+        for y in x:
+            walk(y, d + 1)
+    walk(seq, 0)
+    return tuple(shape), flat
+
+
+def _flat(nested, rank):
+    if rank == 1:
+        return list(nested)
+    return [v for sub in nested for v in _flat(sub, rank - 1)]
+
+
+__all__ = ["View", "Buffer", "borrow", "empty", "copy", "ELEMS"]
+assert sys.byteorder == "little"

@@ -1,0 +1,582 @@
+"""Modules (loaded libraries) and contexts (8.1): the calls through each export's C wrapper, with ctypes."""
+from __future__ import annotations
+
+import ctypes as C
+import keyword
+import os
+import struct
+import threading
+from pathlib import Path
+
+from cint_abi import structs as S
+from cint_abi import typesig as T
+from cint_abi.codes import FAULT_NAMES, REFUSAL_REASONS, STATUSES
+from cint_abi.faultrecord import decode_fault_record
+from cint_abi.reflect import read_library
+
+from . import _arrays as A
+from ._errors import (Busy, ErrorResult, Fault, Faulted, LoadError, Refused, ResourceError, fault_class)
+
+_REASON_NAMES = {v: k for k, v in REFUSAL_REASONS.items()}
+OK, FAULT, REFUSED, BUSY, FAULTED, RESOURCE = (STATUSES[k] for k in (
+    "CINT_OK", "CINT_FAULT", "CINT_REFUSED", "CINT_BUSY", "CINT_FAULTED", "CINT_RESOURCE"))
+_INT_CT = {(True, 8): C.c_int8, (True, 16): C.c_int16, (True, 32): C.c_int32, (True, 64): C.c_int64,
+           (False, 8): C.c_uint8, (False, 16): C.c_uint16, (False, 32): C.c_uint32, (False, 64): C.c_uint64}
+# refusal reason -> the code a cint.Refused carries
+_REASON_CODE = {"CINT_REFUSAL_BOOL": "E_NARROW", "CINT_REFUSAL_EXTENT": "E_BOUNDS", "CINT_REFUSAL_SIZE": "E_BOUNDS",
+                "CINT_REFUSAL_GENERATION": "E_STALE_HANDLE", "CINT_REFUSAL_BUFFER": "E_STALE_HANDLE"}
+_COPY_REASONS = {1: "staging", 2: "publish-copy", 3: "snapshot", 4: "fault-readback"}
+
+
+class _cint_copy(C.Structure):
+    _fields_ = [("param", C.c_uint32), ("reason", C.c_uint32), ("type", S.cint_type), ("count", C.c_int64)]
+
+
+def _local_symbol(path, name):
+    """st_value of ``name`` in the ELF .symtab of ``path`` (a hidden symbol), or None."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + k * shentsize) for k in range(shnum)]
+    for sh in secs:
+        if sh[1] != 2:          # SHT_SYMTAB
+            continue
+        strtab = secs[sh[6]]
+        off, size, entsize = sh[4], sh[5], sh[9] or 24
+        want = name.encode()
+        for k in range(size // entsize):
+            st_name, st_info, _, _, st_value, _ = struct.unpack_from("<IBBHQQ", data, off + k * entsize)
+            s = strtab[4] + st_name
+            if data[s:s + len(want) + 1] == want + b"\0" and (st_info & 0xF) == 2:
+                return st_value
+    return None
+
+
+class Module:
+    """A loaded library: its reflection rows (cint_abi.reflect) and its error sets."""
+
+    def __init__(self, path, backend="cpu"):
+        self.path = str(path)
+        self.backend = backend
+        try:
+            self._dll = C.CDLL(self.path)
+            self.library = read_library(self.path)
+        except (OSError, ValueError) as ex:
+            raise LoadError("%s: %s" % (path, ex)) from ex
+        desc = S.cint_library.in_dll(self._dll, "cint_library_desc")
+        tables = [desc.modules[k].contents for k in range(desc.module_count)]
+        if not tables:
+            raise LoadError("%s: the library describes no module" % path)
+        self._table = tables[-1] if len(tables) > 1 else tables[0]
+        info = self._table.info.contents
+        prog = info.program.contents
+        if prog.backend != 0:
+            raise LoadError("%s is a gpu-cuda library; backend='cuda' is not in this slice" % path)
+        self._info = self._table.info
+        self._program = info.program
+        self.exports = self.library.exports
+        self._rows = {e.name: e for e in self.exports}
+        self.error_sets = {}
+        for e in self.exports:
+            if e.signature is None:
+                continue
+            for d in e.signature.definitions:
+                if isinstance(d, (T.ErrorSetDef, T.CombinedErrorSetDef)):
+                    short = d.qname.rsplit(".", 1)[-1]
+                    if short not in self.error_sets:
+                        self.error_sets[short] = type(short, (ErrorResult,), {"set": short, "qname": d.qname,
+                                                                            "__module__": "cint"})
+        self._api()
+        self._copies = None
+        base = _local_symbol(self.path, "cint_abi_version")
+        off = _local_symbol(self.path, "cint_gen_copies")
+        if base is not None and off is not None:
+            addr = C.cast(self._dll.cint_abi_version, C.c_void_p).value - base + off
+            self._copies = C.CFUNCTYPE(C.POINTER(_cint_copy), C.c_void_p, C.POINTER(C.c_size_t))(addr)
+
+    def __getattr__(self, name):
+        sets = self.__dict__.get("error_sets") or {}
+        if name in sets:
+            return sets[name]
+        raise AttributeError(name)
+
+    def _api(self):
+        d = self._dll
+        P = C.c_void_p
+        sig = {
+            "cint_ctx_create": [C.POINTER(S.cint_ctx_config), C.POINTER(P)],
+            "cint_ctx_destroy": [P],
+            "cint_buffer_register_elements": [P, S.cint_type, P, C.c_int64, C.c_uint32, C.c_uint32,
+                                              C.POINTER(C.c_uint64), C.POINTER(C.c_uint64)],
+            "cint_buffer_create": [P, S.cint_type, C.c_int64, C.c_uint32, C.POINTER(C.c_uint64), C.POINTER(C.c_uint64)],
+            "cint_buffer_release": [P, C.c_uint64],
+            "cint_buffer_lease": [P, C.c_uint64, C.POINTER(P), C.POINTER(C.c_uint64)],
+            "cint_lease_end": [P, C.c_uint64],
+            "cint_buffer_read": [P, S.cint_view, P, C.c_size_t],
+            "cint_fault_get": [P, P, C.c_size_t, C.POINTER(C.c_size_t)],
+            "cint_ctx_refusal": [P, C.POINTER(C.c_uint32)],
+            "cint_ctx_error": [P, C.POINTER(C.POINTER(S.cint_error_set)), C.POINTER(C.c_uint64)],
+            "cint_fuel_consumed": [P, C.POINTER(C.c_int64)],
+            "cint_ctx_clear_fault": [P],
+        }
+        for name, args in sig.items():
+            f = getattr(d, name)
+            f.argtypes = args
+            f.restype = None if name == "cint_ctx_destroy" else C.c_int32
+
+    def context(self, *, device=None, record=None, fuel=10**9, depth=256, frame_arena_elements=2_097_152):
+        if device is not None:
+            raise NotImplementedError("Module.context(device=...) (gpu-cuda contexts) is not in this slice")
+        if record is not None:
+            raise NotImplementedError("Module.context(record=...) (recordings, 9.3) is not in this slice")
+        return Context(self, fuel=fuel, depth=depth, frame_arena_elements=frame_arena_elements)
+
+    def __repr__(self):
+        return "<cint.Module %s: %s>" % (os.path.basename(self.path), ", ".join(e.name for e in self.exports))
+
+
+def _check_budget(value, what):
+    if value is None:
+        return -1
+    if type(value) is bool or not isinstance(value, int):
+        raise Refused("%s is an int or None, not %s" % (what, type(value).__name__), parameter=what)
+    if not -1 <= value <= (1 << 63) - 1:
+        raise Refused("%s = %d is outside -1..2^63-1 (-1 or None: no budget)" % (what, value), code="E_NARROW",
+                      parameter=what)
+    return value
+
+
+class EntryReport:
+    """The copy report of an entry (6.4): one row per staged output of each dispatch."""
+
+    def __init__(self, name, rows):
+        self.name = name
+        self.rows = rows     # (reason, parameter name, element, count)
+
+    def __str__(self):
+        n = len(self.rows)
+        head = "%s: %s" % (self.name, "no copies" if n == 0 else "1 copy" if n == 1 else "%d copies" % n)
+        return "\n".join([head] + ["  %s %s: %s x %d" % r for r in self.rows])
+
+    __repr__ = __str__
+
+
+class Context:
+    """A cint context of a Module: one method per export, and ctx.entry(name)."""
+
+    def __init__(self, module, *, fuel, depth, frame_arena_elements):
+        self._module = module
+        self._fuel = _check_budget(fuel, "fuel")
+        if type(depth) is not int or depth < 0:
+            raise Refused("depth is an int >= 0, not %r" % (depth,))
+        if type(frame_arena_elements) is not int or frame_arena_elements < 0:
+            raise Refused("frame_arena_elements is an int >= 0, not %r" % (frame_arena_elements,))
+        self._lock = threading.Lock()
+        self._recording = False
+        self._output = []
+
+        def output(user, data, n):
+            if self._recording:
+                self._output.append(C.string_at(data, n))
+            return 0
+        self._output_fn = S.cint_output_fn(output)
+        cfg = S.cint_ctx_config(size=C.sizeof(S.cint_ctx_config), program=module._program, depth_limit=depth,
+                                frame_arena_bytes=frame_arena_elements * 8, output=self._output_fn,
+                                module=module._info)
+        self._cfg = cfg
+        h = C.c_void_p()
+        st = module._dll.cint_ctx_create(C.byref(cfg), C.byref(h))
+        if st != OK:
+            if st == RESOURCE:
+                raise ResourceError("cint_ctx_create: no room for the context")
+            raise Refused("cint_ctx_create refused the configuration (status %d)" % st)
+        self._h = h
+        self._last = None
+        self._calls = {}
+        for e in module.exports:
+            if e.signature is not None and not hasattr(Context, e.name) and not keyword.iskeyword(e.name) \
+                    and not e.name.startswith("_"):
+                setattr(self, e.name, self.entry(e.name))
+
+    # -- runtime helpers for View and Buffer -----------------------------------------------
+    def _dll(self):
+        return self._module._dll
+
+    def _status(self, st, what):
+        if st == OK:
+            return
+        if st == BUSY:
+            raise Busy("%s: the context is running an entry" % what)
+        if st == RESOURCE:
+            raise ResourceError("%s: no room (CINT_RESOURCE)" % what)
+        raise Refused("%s was refused (status %d)" % (what, st))
+
+    def _register(self, t, ptr, extent, writable, publish):
+        bid, gen = C.c_uint64(), C.c_uint64()
+        st = self._module._dll.cint_buffer_register_elements(self._h, t, ptr, extent, int(writable), publish,
+                                                              C.byref(bid), C.byref(gen))
+        if st == REFUSED:
+            reason = self._reason()
+            raise Refused("cint_buffer_register refused the memory (%s)" % reason, reason=reason)
+        self._status(st, "cint_buffer_register")
+        return bid.value, gen.value
+
+    def _create(self, t, extent):
+        bid, gen = C.c_uint64(), C.c_uint64()
+        st = self._module._dll.cint_buffer_create(self._h, t, extent, 0, C.byref(bid), C.byref(gen))
+        self._status(st, "cint_buffer_create")
+        return bid.value, gen.value
+
+    def _unregister(self, bid):
+        if self._h:
+            st = self._module._dll.cint_buffer_release(self._h, bid)
+            if st == BUSY:
+                raise Busy("the buffer has a live export; end it before releasing", code="E_ALIAS")
+
+    def _lease(self, bid):
+        p, n = C.c_void_p(), C.c_uint64()
+        self._status(self._module._dll.cint_buffer_lease(self._h, bid, C.byref(p), C.byref(n)), "cint_buffer_lease")
+        return p.value, n.value
+
+    def _lease_end(self, lease):
+        if self._h:
+            self._module._dll.cint_lease_end(self._h, lease)
+
+    def _read(self, view, nbytes):
+        buf = C.create_string_buffer(max(nbytes, 1))
+        st = self._module._dll.cint_buffer_read(self._h, view, buf, nbytes)
+        self._status(st, "cint_buffer_read")
+        return buf.raw[:nbytes]
+
+    def _reason(self):
+        r = C.c_uint32()
+        self._module._dll.cint_ctx_refusal(self._h, C.byref(r))
+        return _REASON_NAMES.get(r.value, "reason %d" % r.value)
+
+    # -- the surface of 8.1 ----------------------------------------------------------------
+    def fault(self):
+        """The held fault as a cint.Fault subclass instance, or None."""
+        n = C.c_size_t()
+        self._module._dll.cint_fault_get(self._h, None, 0, C.byref(n))
+        if n.value == 0:
+            return None
+        buf = C.create_string_buffer(n.value)
+        self._module._dll.cint_fault_get(self._h, buf, n.value, C.byref(n))
+        raw = buf.raw[:n.value]
+        data = decode_fault_record(raw)
+        return fault_class(FAULT_NAMES[data.code])(data, raw)
+
+    def clear_fault(self):
+        self._module._dll.cint_ctx_clear_fault(self._h)
+
+    def fuel_consumed(self) -> int:
+        v = C.c_int64()
+        self._module._dll.cint_fuel_consumed(self._h, C.byref(v))
+        return v.value
+
+    def last_entry(self):
+        """The copy report of the last entry, read through the library's cint_gen_copies."""
+        if self._module._copies is None:
+            raise NotImplementedError("last_entry(): this library has no symbol table entry for cint_gen_copies "
+                                      "(a stripped library); the copy report needs the C extension of cint")
+        if self._last is None:
+            return None
+        n = C.c_size_t()
+        rows = self._module._copies(self._h, C.byref(n))
+        name, params = self._last
+        out = []
+        for k in range(n.value):
+            r = rows[k]
+            pname = params[r.param] if r.param < len(params) else "parameter %d" % r.param
+            out.append((_COPY_REASONS.get(r.reason, "reason %d" % r.reason), pname,
+                        A.TAG_NAMES.get(r.type.code, "type 0x%02x" % r.type.code), r.count))
+        return EntryReport(name, out)
+
+    def checkpoint(self):
+        raise NotImplementedError("Context.checkpoint() (9.2): the runtime has no canonical state encoder yet")
+
+    def restore(self, data):
+        raise NotImplementedError("Context.restore() (9.2): the runtime has no canonical state encoder yet")
+
+    def state_hash(self):
+        raise NotImplementedError("Context.state_hash() (9.2): the runtime has no canonical state encoder yet")
+
+    def entry_scope(self):
+        raise NotImplementedError("Context.entry_scope() needs checkpoints (9.2), which are not in this slice")
+
+    def entry(self, name):
+        call = self._calls.get(name)
+        if call is None:
+            row = self._module._rows.get(name)
+            if row is None:
+                raise AttributeError("the library exports no %r; its exports: %s" % (
+                    name, ", ".join(self._module._rows)))
+            call = self._calls[name] = _Entry(self, row)
+        return call
+
+    def close(self):
+        h, self._h = self._h, None
+        if h:
+            self._module._dll.cint_ctx_destroy(h)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        return "<cint.Context of %s>" % os.path.basename(self._module.path)
+
+
+def _is_numpy(v):
+    return type(v).__module__ == "numpy"
+
+
+def _scalar(v, t, pname):
+    """The C value of a Python argument for the scalar type t (8.5 P-21..P-23), or Refused."""
+    if isinstance(t, T.Bool):
+        if type(v) is bool:
+            return int(v)
+        if _is_numpy(v) and type(v).__name__ in ("bool_", "bool"):
+            return int(bool(v))
+        raise Refused("parameter %s is Bool: it takes True or False, not %s" % (pname, type(v).__name__),
+                      parameter=pname)
+    name = A.elem_name(t) if t.bits <= 64 else None
+    if name is None:
+        raise NotImplementedError("parameter %s: wide integers (I128..I1024) cross only through the C extension, "
+                                  "which is not in this slice" % pname)
+    if type(v) is bool:
+        raise Refused("parameter %s is %s: a bool is not taken for an integer" % (pname, name), parameter=pname)
+    if _is_numpy(v) and hasattr(v, "dtype"):
+        kind, size = v.dtype.kind, v.dtype.itemsize
+        if kind not in "iu" or (kind == "i") != t.signed or size * 8 != t.bits:
+            raise Refused("parameter %s is %s: a numpy %s does not map to it; pass int(v)" % (pname, name, v.dtype),
+                          parameter=pname)
+        return int(v)
+    if not isinstance(v, int):
+        raise Refused("parameter %s is %s: it takes a Python int, not %s" % (pname, name, type(v).__name__),
+                      parameter=pname)
+    lo, hi = A._int_range(name)
+    if not lo <= v <= hi:
+        raise Refused("parameter %s is %s: %d is outside %d..%d" % (pname, name, v, lo, hi), code="E_NARROW",
+                      parameter=pname)
+    return int(v)
+
+
+def _ctype(t, pname):
+    if isinstance(t, T.Bool):
+        return C.c_uint8
+    if isinstance(t, T.Int):
+        if t.bits > 64:
+            return None
+        return _INT_CT[(t.signed, t.bits)]
+    if isinstance(t, T.Array):
+        return S.cint_view
+    return None
+
+
+class _Entry:
+    """One export reached from a context: ctx.<name>(*args, fuel=..., **written)."""
+
+    def __init__(self, ctx, row):
+        self._ctx = ctx
+        self.row = row
+        self.name = row.name
+        self.__name__ = row.name
+        if row.signature is None:
+            self._why = "export %s has a type signature this package cannot decode (%s)" % (row.name, row.error)
+            return
+        sig = row.signature
+        self.params = list(zip(row.parameters, sig.params))
+        self.kernel = row.kind == "kernel"
+        self._why = None
+        argtypes = [C.c_void_p, C.c_int64]
+        for pname, p in self.params:
+            ct = _ctype(p.type, pname)
+            if ct is None:
+                what = "a struct" if isinstance(p.type, T.StructRef) else \
+                    "a fixed-point value (cint.Fixed)" if isinstance(p.type, T.Fixed) else \
+                    "a wide integer" if isinstance(p.type, T.Int) else repr(p.type)
+                self._why = "export %s: parameter %s is %s, which this slice of cint does not pass" % (
+                    row.name, pname, what)
+                return
+            argtypes.append(ct)
+        self._result = None
+        res = sig.result
+        if res is not None:
+            if isinstance(res, T.ErrorUnion):
+                defn = res.defn if res.defn is not None else sig.definitions[res.set_index]
+                tag_ct = _INT_CT[(defn.tag_type.signed, defn.tag_type.bits)]
+                fields = [("tag", tag_ct)]
+                if res.value is not None:
+                    vct = _ctype(res.value, "result")
+                    if vct is None or vct is S.cint_view:
+                        self._why = "export %s: its result type is not in this slice" % row.name
+                        return
+                    fields.append(("value", vct))
+                self._result = ("union", type("result", (C.Structure,), {"_fields_": fields}), defn, res.value)
+            elif isinstance(res, T.ErrorSetRef):
+                defn = res.defn if res.defn is not None else sig.definitions[res.index]
+                self._result = ("set", _INT_CT[(defn.tag_type.signed, defn.tag_type.bits)], defn, None)
+            else:
+                ct = _ctype(res, "result")
+                if ct is None or ct is S.cint_view:
+                    self._why = "export %s: its result type %r is not in this slice" % (row.name, res)
+                    return
+                self._result = ("bool" if isinstance(res, T.Bool) else "int", ct, None, res)
+            argtypes.append(C.POINTER(self._result[1]))
+        self._fn = C.CFUNCTYPE(C.c_int32, *argtypes)(row.address)
+
+    def _written(self, p):
+        return p.mode == "inout" or p.mode == "out"
+
+    def __call__(self, *args, fuel=..., **kwargs):
+        if self._why:
+            raise NotImplementedError(self._why)
+        ctx = self._ctx
+        budget = ctx._fuel if fuel is ... else _check_budget(fuel, "fuel")
+        # bind the arguments by name
+        if len(args) > len(self.params):
+            raise Refused("%s takes %d arguments, %d given" % (self.name, len(self.params), len(args)))
+        values = {}
+        for (pname, p), v in zip(self.params, args):
+            if self._written(p) and isinstance(p.type, T.Array):
+                raise Refused("%s: parameter %s is %s and may be written, so it is passed by name: %s=..." % (
+                    self.name, pname, p.mode, pname), parameter=pname)
+            values[pname] = v
+        for k, v in kwargs.items():
+            if k not in dict(self.params):
+                raise Refused("%s has no parameter %r" % (self.name, k), parameter=k)
+            if k in values:
+                raise Refused("%s: parameter %s given twice" % (self.name, k), parameter=k)
+            values[k] = v
+        missing = [pname for pname, _ in self.params if pname not in values]
+        if missing:
+            raise Refused("%s: missing argument%s %s" % (self.name, "s" if len(missing) > 1 else "",
+                                                          ", ".join(missing)), parameter=missing[0])
+        # checks of a refused call, before any registration (P-20)
+        plan = []
+        temps = []
+        try:
+            for pname, p in self.params:
+                v = values[pname]
+                t = p.type
+                if isinstance(t, T.Array):
+                    elem = A.elem_name(t.elem)
+                    if isinstance(v, (A.View, A.Buffer)):
+                        arr = v
+                    elif self._written(p):
+                        raise Refused("%s: parameter %s is %s; pass a View (cint.borrow(a, writable=True%s)) or a "
+                                      "Buffer, not a bare %s" % (self.name, pname, p.mode,
+                                                                  ', publish="copy"' if self.kernel else "",
+                                                                  type(v).__name__), parameter=pname)
+                    elif isinstance(v, str):
+                        raise Refused("%s: parameter %s is %s[...]: a str is refused; pass s.encode('utf-8')" % (
+                            self.name, pname, elem), parameter=pname)
+                    elif isinstance(v, (list, tuple, range)) or not (A._has_buffer(v) or hasattr(v, "__dlpack__")):
+                        raise Refused("%s: parameter %s: a %s is not memory; use cint.copy(seq, elem=%r)" % (
+                            self.name, pname, type(v).__name__, elem), parameter=pname)
+                    else:
+                        try:
+                            arr = A.borrow(v)
+                        except Refused as ex:
+                            ex.parameter = pname
+                            raise
+                        temps.append(arr)
+                    if arr.elem != elem:
+                        raise Refused("%s: parameter %s holds %s; the argument holds %s (cint never converts)" % (
+                            self.name, pname, elem, arr.elem), parameter=pname)
+                    if len(arr.shape) != len(t.dims):
+                        raise Refused("%s: parameter %s has rank %d; the argument has rank %d" % (
+                            self.name, pname, len(t.dims), len(arr.shape)), parameter=pname)
+                    plan.append(("array", arr, 1 if self._written(p) else 0))
+                else:
+                    plan.append(("scalar", _scalar(v, t, pname), None))
+            if not ctx._lock.acquire(blocking=False):
+                raise Busy("another call is running on this context")
+            try:
+                cargs = []
+                for kind, v, perm in plan:
+                    cargs.append(v._cview(ctx, perm) if kind == "array" else v)
+                res = self._result[1]() if self._result else None
+                st = self._fn(ctx._h, budget, *cargs, *((C.byref(res),) if res is not None else ()))
+                ctx._last = (self.name, [n for n, _ in self.params])
+                if st in (OK, FAULT):
+                    for (kind, v, perm), (pname, p) in zip(plan, self.params):
+                        if kind == "array" and perm and isinstance(v, A.Buffer) and (st == OK or not self.kernel):
+                            v._published = True
+                return self._outcome(st, res)
+            finally:
+                ctx._lock.release()
+        finally:
+            for v in temps:
+                v.release()
+
+    def _outcome(self, st, res):
+        ctx = self._ctx
+        if st == OK:
+            if self._result is None:
+                return None
+            kind, _, defn, vt = self._result
+            if kind == "int":
+                return int(res.value)
+            if kind == "bool":
+                return bool(res.value)
+            tag = res.tag if kind == "union" else res.value
+            if tag:
+                short = defn.qname.rsplit(".", 1)[-1]
+                cls = ctx._module.error_sets.get(short)
+                values = defn.values if isinstance(defn, T.ErrorSetDef) else None
+                name = values[tag - 1] if values and 0 < tag <= len(values) else "tag %d" % tag
+                if values is None:       # a combined set: the runtime names the member set and value
+                    es, t = C.POINTER(S.cint_error_set)(), C.c_uint64()
+                    ctx._module._dll.cint_ctx_error(ctx._h, C.byref(es), C.byref(t))
+                    if es:
+                        e = es.contents
+                        name = C.string_at(e.values[t.value - 1]).decode("utf-8")
+                raise cls(name, tag)
+            if kind == "set":
+                return None
+            if vt is None:
+                return None
+            return bool(res.value) if isinstance(vt, T.Bool) else int(res.value)
+        if st == FAULT:
+            raise ctx.fault()
+        if st == FAULTED:
+            held = ctx.fault()
+            raise Faulted(held, _nothing_ran(held))
+        if st == BUSY:
+            reason = ctx._reason()
+            if reason == "CINT_REFUSAL_LEASED":
+                raise Busy("%s: an output Buffer has a live export (a read-only numpy array of it); end the export "
+                           "(del the array) first" % self.name, code="E_ALIAS")
+            raise Busy("%s: another call is running on this context" % self.name)
+        if st == REFUSED:
+            reason = ctx._reason()
+            raise Refused("%s: the runtime refused the call (%s)" % (self.name, reason),
+                          code=_REASON_CODE.get(reason, "E_UNSUPPORTED"), reason=reason)
+        if st == RESOURCE:
+            raise ResourceError("%s: the runtime had no room (CINT_RESOURCE); the context is Faulted until "
+                                "clear_fault()" % self.name)
+        raise Refused("%s: unknown status %d" % (self.name, st))
+
+    def __repr__(self):
+        return "<cint entry %s>" % self.name
+
+
+def _nothing_ran(held) -> bool:
+    """Whether the held fault came before any code of its entry ran: an entry check (bind.*), or an
+    admission, depth or fuel refusal in the entry phase with no call on the stack and no work item."""
+    if held is None:
+        return True
+    if held.operation.startswith("bind."):
+        return True
+    if held.operation in ("dispatch.admit", "call.enter") and not held.stack and held.work_item is None:
+        return True
+    return False
