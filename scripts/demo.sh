@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Run the demo ledger, examples/demo.ci, with `cint run`. Its last step overflows on
-# purpose, so a fault report ending the output is the expected result.
+# Run the demo ledger, examples/demo.ci, with `cint run` (its last step overflows on
+# purpose: the fault report is the expected result), then examples/numpy_demo.py, a kernel called from NumPy.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
@@ -18,3 +18,7 @@ if ! grep -q '^fault\[E_OVERFLOW\]' <<<"$output"; then
     exit "$status"
 fi
 echo "demo: the E_OVERFLOW fault above is the demo's deliberate last step (cint run exit status $status)"
+
+echo
+echo "demo: a cint kernel called from NumPy (examples/numpy_demo.py)"
+.venv/bin/python examples/numpy_demo.py

@@ -26,3 +26,12 @@ def test_demo_output(tmp_path):
         why = explain_mismatch(expected, actual)
         pytest.fail(f"{why}\n--- output of cint run ---\n" + "\n".join(actual), pytrace=False)
     assert done.returncode != 0, "the demo ends in a deliberate E_OVERFLOW fault"
+
+
+@pytest.mark.clause("P-20a", "8.6", "M-30", "A-7")
+def test_numpy_demo_output(tmp_path):
+    for name in ("particles.ci", "numpy_demo.py"):
+        shutil.copyfile(EXAMPLES / name, tmp_path / name)
+    done = subprocess.run([sys.executable, "numpy_demo.py"], cwd=tmp_path, capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode() == (EXAMPLES / "numpy_demo.out").read_text()
