@@ -134,10 +134,16 @@ class Emitter:
             return "(at.pos.index = %du, at.step = step++, &at)" % k
         return "(at.pos.index = %du, &at)" % k
 
+    def local_name(self, name) -> str:
+        self.tmpn += 1
+        return "v_%s_%d" % (name, self.tmpn)
+
     def tmp(self, ctype, lines, init=None):
         self.tmpn += 1
         name = "t%d" % self.tmpn
-        lines.append("%s %s%s;" % (ctype, name, "" if init is None else " = " + init))
+        if init is None:        # written later (an out pointer), zero first: no -Wmaybe-uninitialized
+            init = "0" if ctype in CT.values() or ctype.endswith("*") or ctype == "int" else "{0}"
+        lines.append("%s %s = %s; (void)%s;" % (ctype, name, init, name))
         return name
 
     def ctype(self, t: Type, span=None) -> str:
@@ -341,9 +347,10 @@ class Emitter:
             raise refuse(d.span, "a tuple result")
         if info.result is not VOID:
             params.append("%s *result" % self.ctype(info.result, d.span))
-        sig = "static int %s(%s)" % (self.fname(info), ", ".join(params))
+        sig = "CINTG_UNUSED static int %s(%s)" % (self.fname(info), ", ".join(params))
         self.protos.append(sig + ";")
-        body = ["cint_gen_at at = {{%du, 0u}, 0, 0};" % self.cur_mod]
+        body = ["cint_gen_at at = {{%du, 0u}, 0, 0};" % self.cur_mod, "if (0) goto fail;"]
+        body += ["(void)%s;" % x.split()[-1].lstrip("*") for x in params]
         self.block(d.body, body)
         if info.result is VOID:
             body.append("return 0;")
@@ -371,9 +378,10 @@ class Emitter:
             self.vars[ov] = "o_%s" % ov.name
         params = ["cint_ctx *ctx", "cint_gen_array *A", "const int64_t *S"] + scal + ["int64_t wi"] + [
             "int64_t o_%s" % ov.name for ov in info.over]
-        sig = "static int kb_%s(%s)" % (self.use(info), ", ".join(params))
+        sig = "CINTG_UNUSED static int kb_%s(%s)" % (self.use(info), ", ".join(params))
         self.protos.append(sig + ";")
-        body = ["cint_gen_at at = {{%du, 0u}, wi, 0};" % self.cur_mod, "int64_t step = 0;", "(void)S;"]
+        body = ["cint_gen_at at = {{%du, 0u}, wi, 0};" % self.cur_mod, "int64_t step = 0;", "if (0) goto fail;"]
+        body += ["(void)%s;" % x.split()[-1].lstrip("*") for x in params]
         self.block(d.body, body)
         body += ["return 0;", "fail:", "(void)step;", "return 1;"]
         self.bodies.append(sig + "\n{\n" + "\n".join("    " + l for l in body) + "\n}\n")
@@ -472,7 +480,7 @@ class Emitter:
         body += ["%s *restrict ap%d = (%s *)A[%d].data;" % (ct, p, ct, p) for p, ct in sorted(ptrs.items())]
         body += ["for (int64_t o_ = b_; o_ < e_; o_++) {"]
         body += ["    " + l for l in lines] + ["}", "return ovf_ != 0;"]
-        self.bodies.append("static int kf_%s(%s)\n{\n%s\n}\n" % (self.use(info), ", ".join(params), "\n".join(
+        self.bodies.append("CINTG_UNUSED static int kf_%s(%s)\n{\n%s\n}\n" % (self.use(info), ", ".join(params), "\n".join(
             "    " + l for l in body)))
         self.fast_kernels[self.use(info)] = sorted(arrays)
 
@@ -548,13 +556,13 @@ class Emitter:
 
     def s_VarDecl(self, d, lines):
         t = d.resolved
-        name = "v_%s_%d" % (d.name, id(d.sym) % 100000)
+        name = self.local_name(d.name)
         if d.mode is not None:
             # a view variable: the view itself, no copy (LS-106)
             if not isinstance(t, ArrayType):
                 raise refuse(d.span, "a view variable of type %s" % t)
             v = self.expr(d.init, lines)
-            lines.append("cint_gen_array %s = %s;" % (name, v))
+            lines.append("cint_gen_array %s = %s; (void)%s;" % (name, v, name))
             self.vars[d.sym] = name
             return
         self.vars[d.sym] = name
@@ -567,7 +575,7 @@ class Emitter:
             lines.append("memset(&%s, 0, sizeof %s);" % (name, name))
             return
         v = self.expr(d.init, lines)
-        lines.append("%s %s = %s;" % (ct, name, v))
+        lines.append("%s %s = %s; (void)%s;" % (ct, name, v, name))
 
     def local_array(self, d, t, name, lines):
         if self.fn_kind == "kernel":
@@ -584,7 +592,7 @@ class Emitter:
         sh = self.tmp("int64_t", lines) if False else None
         shp = "sh_%s" % name
         lines.append("int64_t %s[4] = {%s};" % (shp, ", ".join(shape + ["0"] * (4 - len(shape)))))
-        lines.append("cint_gen_array %s;" % name)
+        lines.append("cint_gen_array %s; memset(&%s, 0, sizeof %s);" % (name, name, name))
         for k in range(len(shape)):
             lines.append("if (%s[%d] < 0) { cint_tvalue ops_[2]; cint_tv_i64(&ops_[0], %d); cint_tv_i64(&ops_[1], %s[%d]); "
                          "cint_tvalue lim_; cint_tv_i64(&lim_, 0); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
@@ -758,7 +766,7 @@ class Emitter:
         lo = self.tmp("int64_t", lines, self.expr(s.lo, lines))
         hi = self.tmp("int64_t", lines, self.expr(s.hi, lines))
         step = s.step.cval if s.step is not None else 1
-        iv = "v_%s_%d" % (s.var or "_", id(s.sym) % 100000)
+        iv = self.local_name(s.var or "_")
         self.vars[s.sym] = iv
         cur = self.tmp("int64_t", lines, lo)
         done = self.tmp("int", lines, "0")
@@ -781,7 +789,7 @@ class Emitter:
             cond = "!%s && %s >= %s" % (done, cur, last_v)
             update = ["if (%s - %s < INT64_C(%d)) %s = 1; else %s += INT64_C(%d);" % (cur, last_v, -step, done, cur,
                                                                                      step)]
-        self.loop(s, lines, [], [], cond, body_prefix=["const int64_t %s = %s;" % (iv, cur)], update=update)
+        self.loop(s, lines, [], [], cond, body_prefix=["const int64_t %s = %s; (void)%s;" % (iv, cur, iv)], update=update)
 
     def s_ForEach(self, s, lines):
         """`for i, x in v`: each element of the rank-1 view in order, one fuel unit per iteration."""
@@ -793,14 +801,14 @@ class Emitter:
         ct = self.ctype(et, s.span)
         prefix = []
         if s.index is not None:
-            iv = "v_%s_%d" % (s.index, id(s.isym) % 100000)
+            iv = self.local_name(s.index)
             self.vars[s.isym] = iv
-            prefix.append("const int64_t %s = %s.lower[0] + %s;" % (iv, arr, k))
+            prefix.append("const int64_t %s = %s.lower[0] + %s; (void)%s;" % (iv, arr, k, iv))
         if s.var is not None:
-            xv = "v_%s_%d" % (s.var, id(s.xsym) % 100000)
+            xv = self.local_name(s.var)
             self.vars[s.xsym] = xv
-            prefix.append("const %s %s = *(const %s *)(%s.data + %s * %s.stride[0] * %s.elem_size);" % (
-                ct, xv, ct, arr, k, arr, arr))
+            prefix.append("const %s %s = *(const %s *)(%s.data + %s * %s.stride[0] * %s.elem_size); (void)%s;" % (
+                ct, xv, ct, arr, k, arr, arr, xv))
         self.loop(s, lines, [], [], "%s < %s.shape[0]" % (k, arr), body_prefix=prefix, update=["%s++;" % k])
 
     def find_loop(self, label, span, loops_only=False):
@@ -844,8 +852,12 @@ class Emitter:
             lines.append("default: break;")
             lines.append("}")
         for lo, hi, idx in s.ranges:
-            lines.append("if (%s < 0 && %s >= %s && %s <= %s) %s = %d;" % (k, v, int_lit(kt, lo), v, int_lit(kt, hi),
-                                                                          k, idx))
+            conds = ["%s < 0" % k]
+            if not (isinstance(kt, IntType) and lo <= kt.min):
+                conds.append("%s >= %s" % (v, int_lit(kt, lo)))
+            if not (isinstance(kt, IntType) and hi >= kt.max):
+                conds.append("%s <= %s" % (v, int_lit(kt, hi)))
+            lines.append("if (%s) %s = %d;" % (" && ".join(conds), k, idx))
         if s.default_index is not None:
             lines.append("if (%s < 0) %s = %d;" % (k, k, s.default_index))
         self.tmpn += 1
@@ -1716,7 +1728,7 @@ class Emitter:
             self.vars = {}
             self.loop_labels = []
             self.result = VOID
-            body = ["cint_gen_at at = {{0u, 0u}, 0, 0};"]
+            body = ["cint_gen_at at = {{0u, 0u}, 0, 0};", "if (0) goto fail;", "(void)ctx;"]
             self.block(block, body)
             body += ["return 0;", "fail:", "(void)at;", "return 1;"]
             self.bodies.append("static int h_entry(cint_ctx *ctx)\n{\n" + "\n".join("    " + l for l in body) + "\n}\n")
@@ -1742,7 +1754,8 @@ def harness_main(em: Emitter) -> str:
              "    return CINT_OK;",
              "}",
              "static void hex(const char *k, const uint8_t *b, size_t n) { printf(\"%s \", k);",
-             "    for (size_t i = 0; i < n; i++) printf(\"%02x\", b[i]); printf(\"\\n\"); }",
+             "    for (size_t i = 0; i < n; i++) { printf(\"%02x\", b[i]); }",
+             "    printf(\"\\n\"); }",
              "int main(int argc, char **argv) {",
              "    int64_t fuel = argc > 1 ? strtoll(argv[1], NULL, 10) : -1;",
              "    int64_t depth = argc > 2 ? strtoll(argv[2], NULL, 10) : 256;",
@@ -1810,6 +1823,11 @@ def harness_main(em: Emitter) -> str:
 
 PRELUDE = r"""
 /* --- generated helpers ----------------------------------------------------------------- */
+#if defined(__GNUC__)
+#define CINTG_UNUSED __attribute__((unused))
+#else
+#define CINTG_UNUSED
+#endif
 #define CINTG_WRAP_(T, SFX, W, SIGNED)                                                          \
     static inline T cintg_wrap_##SFX(uint64_t v)                                                \
     {                                                                                           \
