@@ -47,6 +47,7 @@ class Gen:
         self.rnd = rnd
         self.n = 0
         self.types = INT_TYPES if wide else [t for t in INT_TYPES if WIDTH[t] <= 64]
+        self.loops = []      # labels of the enclosing loops (None for an unlabelled one)
 
     def fresh(self, stem="v"):
         self.n += 1
@@ -92,6 +93,12 @@ class Gen:
             return "(0 -%% %s)" % r.choice(same)
         return literal(r, t)
 
+    def atom_i64(self, names):
+        """An I64 expression that never faults: a variable converted with as%, or a literal."""
+        if names:
+            return "(%s as%% I64)" % self.rnd.choice(list(names))
+        return str(self.rnd.randint(-20, 20))
+
     def cond(self, names, depth=0):
         t = self.rnd.choice(self.types)
         return "(%s %s %s)" % (self.expr(t, names, depth + 1), self.rnd.choice(CMPS), self.expr(t, names, depth + 1))
@@ -127,12 +134,45 @@ class Gen:
                 lines.append("%s} else {" % pad)
                 self.block(dict(names), depth + 1, lines, indent + 1, fixed)
                 lines.append("%s}" % pad)
-            elif k < 0.9 and depth < 2:
+            elif k < 0.82 and depth < 2:
                 i = self.fresh("i")
-                lines.append("%sfor %s in 0..%d {" % (pad, i, r.randint(0, 6)))
+                label = self.fresh("outer") if r.random() < 0.3 else None
+                self.loops.append(label)
+                lines.append("%s%sfor %s in 0..%d {" % (pad, label + ": " if label else "", i, r.randint(0, 6)))
                 inner = dict(names)
                 inner[i] = "I64"
                 self.block(inner, depth + 1, lines, indent + 1, tuple(fixed) + (i,))
+                lines.append("%s}" % pad)
+                self.loops.pop()
+            elif k < 0.87 and depth < 2:
+                # a while loop with a counter, so it always ends (or runs out of fuel)
+                c = self.fresh("w")
+                lines.append("%sI64 %s = 0;" % (pad, c))
+                lines.append("%swhile (%s < %d) {" % (pad, c, r.randint(1, 5)))
+                lines.append("%s    %s += 1;" % (pad, c))
+                self.loops.append(None)
+                self.block(dict(names), depth + 1, lines, indent + 1, tuple(fixed) + (c,))
+                self.loops.pop()
+                lines.append("%s}" % pad)
+            elif k < 0.92 and depth < 2:
+                # a switch over a value in -3..3 (enough to hit several arms, ranges and the default)
+                sv = self.fresh("sw")
+                lines.append("%sI64 %s = %s %% 7 - 3;" % (pad, sv, self.atom_i64(names)))
+                lines.append("%sswitch (%s) {" % (pad, sv))
+                arms = r.sample([-3, -2, -1, 0, 1, 2, 3], r.randint(1, 4))
+                for a in sorted(arms):
+                    lines.append("%s    case %d:" % (pad, a))
+                    self.block(dict(names), depth + 1, lines, indent + 2, fixed)
+                    if r.random() < 0.3 and a != sorted(arms)[-1]:
+                        lines.append("%s        fallthrough;" % pad)
+                lines.append("%s    default:" % pad)
+                self.block(dict(names), depth + 1, lines, indent + 2, fixed)
+                lines.append("%s}" % pad)
+            elif k < 0.95 and self.loops:
+                target = r.choice(self.loops)
+                jump = r.choice(["break", "continue"])
+                lines.append("%sif %s {" % (pad, self.cond(names)))
+                lines.append("%s    %s%s;" % (pad, jump, " " + target if target else ""))
                 lines.append("%s}" % pad)
             else:
                 lines.append('%s"%s\\n";' % (pad, " ".join("{%s}" % n for n in list(names)[:3])))
