@@ -11,6 +11,12 @@ operation that can fault returns 0, or 1 after the runtime has written the fault
 code then unwinds with ``goto fail``.  Checked arithmetic is that of cint_rt_ops.h
 (``__builtin_*_overflow``; divisions and shifts test their operands first, IM-123 to IM-125).
 
+A program of several modules is one translation unit: the program descriptor has one cint_module
+(path, name, site table) per module, the root first, and every function positions its faults in its
+own module (cint_position.module); functions and kernels of imported modules are emitted when reached.
+Structs hold their array fields inline (value semantics by C assignment); an array field, a slice, a
+partial index, transpose and reverse are cint_gen_array views of existing storage.
+
 What this backend does not implement yet is refused at build time with C9102 naming the
 construct (docs/status.md lists them); it never compiles a program to something that could differ
 from the reference interpreter.
@@ -65,6 +71,34 @@ def int_lit(t: IntType, v: int) -> str:
     if t.bits == 64:
         return "UINT64_C(%d)" % v
     return "((%s)%du)" % (CT[(False, t.bits)], v)
+
+
+def _frame_use(node) -> bool:
+    """Whether a loop body may allocate frame-arena storage (a local array, an array literal, a call) and
+    holds no value that could carry a view of it out of the iteration (an error union of an array)."""
+    found = False
+    seen = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        t = getattr(n, "ty", None)
+        if isinstance(t, ErrorUnionType) and isinstance(t.value, ArrayType):
+            return False
+        if isinstance(n, A.VarDecl) and n.mode is None and isinstance(getattr(n, "resolved", None), ArrayType):
+            found = True
+        elif isinstance(n, A.ArrayLit) or (isinstance(n, A.Call) and getattr(n, "kind", None) == "func"):
+            found = True
+        for k, v in vars(n).items():
+            if k in ("ty", "span", "ref", "info", "sym", "cval", "stype", "resolved", "target"):
+                continue
+            if isinstance(v, A.Node):
+                stack.append(v)
+            elif isinstance(v, (list, tuple)):
+                stack.extend(x for x in v if isinstance(x, A.Node))
+    return found
 
 
 class Emitter:
@@ -589,7 +623,6 @@ class Emitter:
                 shape.append(self.vars[sym])
             else:
                 shape.append(self.expr(x, lines))
-        sh = self.tmp("int64_t", lines) if False else None
         shp = "sh_%s" % name
         lines.append("int64_t %s[4] = {%s};" % (shp, ", ".join(shape + ["0"] * (4 - len(shape)))))
         lines.append("cint_gen_array %s; memset(&%s, 0, sizeof %s);" % (name, name, name))
@@ -721,11 +754,19 @@ class Emitter:
             cond_lines, update = [], list(update) + list(cond_lines) + ["if (!(%s)) break;" % cond]
             cond = None
         lines += list(head)
+        # frame-arena storage that an iteration allocates (its local arrays, its callees') is given back
+        # when the next iteration starts: nothing of it outlives the iteration
+        reset = _frame_use(s.body)
+        if reset:
+            fm = "fm%d" % self.tmpn
+            lines.append("const size_t %s = cint_gen_frame_mark(ctx);" % fm)
         lines.append("for (;;) {")
         lines += ["    " + l for l in cond_lines]
         if cond is not None:
             lines.append("    if (!(%s)) break;" % cond)
         lines.append("    if (cint_gen_charge(ctx, %s, 1)) goto fail;" % self.at_nostep(s.span))
+        if reset:
+            lines.append("    cint_gen_frame_reset(ctx, %s);" % fm)
         lines += ["    " + l for l in body_prefix]
         lines.append("    {")
         lines += ["        " + l for l in body]
@@ -1131,8 +1172,6 @@ class Emitter:
             raise refuse(e.span, "indexing a %s" % bt)
         if getattr(e, "view", False) or any(isinstance(i, A.SliceItem) for i in e.items) or len(e.items) != bt.rank:
             return self.view(e, lines)
-        if any(x is not None and not isinstance(x, (int, str)) and False for x in bt.dims):
-            raise refuse(e.span, "this array")
         base = self.expr(e.base, lines)
         idx = [self.tmp("int64_t", lines, self.expr(i, lines)) for i in e.items]
         arr = self.tmp("cint_gen_array *", lines, "&(%s)" % base)
@@ -1321,7 +1360,6 @@ class Emitter:
             raise refuse(e.span, "a dispatch in a kernel")
         vals = self.args(e, lines)
         n = len(info.params)
-        arrs = self.tmp("cint_gen_array", lines + []) if False else None
         name = "D%d" % (self.tmpn + 1)
         self.tmpn += 1
         lines.append("cint_gen_array %s_A[%d]; int64_t %s_S[%d]; int64_t %s_n = 0;" % (name, max(n, 1), name,
@@ -1683,7 +1721,6 @@ class Emitter:
                 self.descs.append("static const cint_name SN_%s[] = {%s};" % (ident, sn))
             effect = "CINT_OBSERVE" if info.prints else "CINT_PURE"
             ex.append((ident, sym, info, effect, bool(pn), bool(sn), len(sig)))
-        self.protos += ["CINT_EXPORT cint_status %s();" % sym for _, sym, *_ in ex] if False else []
         rows_c = []
         for ident, sym, info, effect, has_pn, has_sn, siglen in ex:
             rows_c.append("{{%s, %du, 0u}, %s, %s, %du, %du, %s, %s, SIG_%s, %du, (cint_entry_fn)%s}" % (
