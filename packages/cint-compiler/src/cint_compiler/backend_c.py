@@ -1851,8 +1851,8 @@ def harness_main(em: Emitter) -> str:
     for g, (off, ct, size) in em.globals_layout.items():
         fmtc = "%llu" if ct.startswith("u") else "%lld"
         cast = "unsigned long long" if ct.startswith("u") else "long long"
-        lines.append("    printf(\"global %s %s\\n\", (%s)*(%s *)((uint8_t *)cint_gen_globals(ctx) + %d));" % (
-            g.name, fmtc, cast, ct, off))
+        lines.append("    printf(\"global %s.%s %s\\n\", (%s)*(%s *)((uint8_t *)cint_gen_globals(ctx) + %d));" % (
+            g.module, g.name, fmtc, cast, ct, off))
     lines.append("    cint_ctx_destroy(ctx); free(o.b); return 0;")
     lines.append("}")
     return "\n".join(lines) + "\n"

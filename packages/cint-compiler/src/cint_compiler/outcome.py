@@ -110,7 +110,7 @@ def run_case(ci_path: Path, root: Optional[Path], *, entry: Optional[str] = None
         except Unsupported as err:
             return CaseOutcome("refused", reason="cpu-c17: " + err.message)
         o = run.outcome
-        final = {g: run.globals.get(g.name) for g in c.program.globals}
+        final = {g: run.globals.get("%s.%s" % (g.module, g.name)) for g in c.program.globals}
     else:
         ctx = make_context(c, executor)
         o = ctx.run_entry(kind, target, [v for _, v in argv], fuel=fuel, depth=depth if depth is not None else 256)
