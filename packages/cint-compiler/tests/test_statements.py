@@ -1,40 +1,14 @@
 """switch, fallthrough, labelled jumps, defer/errdefer and tuples in the checker and the reference interpreter."""
 import pytest
 
-from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry
-
-
-def run(src, entry="run", args=(), fuel=None):
-    c = compile_source(src.encode("utf-8"), "t.ci")
-    ctx = Context(c.program, c.revision)
-    kind, target = choose_entry(c, entry)
-    return ctx.run_entry(kind, target, list(args), fuel=fuel)
-
-
-def value(src, entry="run", args=()):
-    o = run(src, entry, args)
-    assert o.kind == "value", (o.kind, o.record)
-    return o.value
+from compiler_testkit import compile_error, run, value, where
 
 
 def fault(src, entry="run", args=(), **kw):
     o = run(src, entry, args, **kw)
     assert o.kind == "fault", o.kind
     return o.record, o
-
-
-def compile_error(src):
-    with pytest.raises(CompileError) as ei:
-        compile_source(src.encode("utf-8"), "t.ci")
-    return ei.value
-
-
-def where(err_or_rec):
-    p = err_or_rec.span if isinstance(err_or_rec, CompileError) else err_or_rec.position
-    return (p.line, p.column)
 
 
 # ----------------------------------------------------------------------------- switch

@@ -979,27 +979,23 @@ class Checker:
         self.scope = saved
 
     def s_Break(self, s: A.Break):
-        fn = self.fn
-        if s.label is None and (fn.loops or fn.in_switch):
-            return
-        if s.label is not None and s.label in fn.loops:
-            return
-        if fn.in_defer:
-            raise _err("C4030", s.span, "`break` would leave the deferred statement (LS-187)")
-        if s.label is None:
-            raise _err("C4013", s.span, "`break` outside a loop or switch")
-        raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
+        self.check_jump(s, "break", switch_ok=True)
 
     def s_Continue(self, s: A.Continue):
+        self.check_jump(s, "continue", switch_ok=False)
+
+    def check_jump(self, s, word, switch_ok):
+        """A break or continue needs an enclosing loop (or, for an unlabelled break, a switch) and
+        must not leave a deferred statement (LS-184, LS-187)."""
         fn = self.fn
-        if s.label is None and fn.loops:
+        if s.label is None and (fn.loops or (switch_ok and fn.in_switch)):
             return
         if s.label is not None and s.label in fn.loops:
             return
         if fn.in_defer:
-            raise _err("C4030", s.span, "`continue` would leave the deferred statement (LS-187)")
+            raise _err("C4030", s.span, "`%s` would leave the deferred statement (LS-187)" % word)
         if s.label is None:
-            raise _err("C4013", s.span, "`continue` outside a loop")
+            raise _err("C4013", s.span, "`%s` outside a loop%s" % (word, " or switch" if switch_ok else ""))
         raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
 
     def s_Return(self, s: A.Return):
