@@ -559,6 +559,7 @@ class Context(Evaluator):
             self.globals[g] = copy_value(g.value) if g.value is not NOTCONST else zero_value(g.type)
         self.fault_record: Optional[FaultRecord] = None
         self.entries = 0
+        self.effects = 0          # print statements completed: the effect-log position (M-3)
         # per-entry
         self.budget = None
         self.fuel = 0
@@ -592,6 +593,7 @@ class Context(Evaluator):
         self.fuel += n
 
     def emit(self, data: bytes):
+        self.effects += 1
         self.out_buf.append(data)
         if self.output is not None:
             self.output(data)
@@ -608,6 +610,10 @@ class Context(Evaluator):
         self.kernel = None
         self.step = 0
         self.out_buf = []
+
+    def clear_fault(self):
+        """Clears the held fault and nothing else (SPEC-03P.1 A-7a)."""
+        self.fault_record = None
 
     def run_entry(self, kind, target, args=(), fuel=None, depth=256) -> Outcome:
         """Run one entry: kind 'func' (target FuncInfo), 'test' (TestDecl) or 'script'."""

@@ -1,0 +1,93 @@
+"""The canonical forms of the reference executor's outcomes and state (SPEC-01P.1 11.2, 11.3).
+
+``fault_bytes`` writes a FaultRecord as the IM-149 layout version 2 (the bytes cint_fault_get
+gives on cpu-c17); ``canonical_state`` writes a Context's state with cint_abi.state (M-3), and
+``state_hash`` hashes it (M-5).  Both encoders live in cint_abi; this module only maps the
+interpreter's values onto them.
+"""
+from __future__ import annotations
+
+from cint_abi.codes import FAULT_CODES
+from cint_abi.faultrecord import FaultRecordData, encode_fault_record
+from cint_abi.state import State, encode_state, state_hash as _hash
+
+from .ast import NOTCONST
+from .types import ArrayType, BoolType, EnumType, ErrorSetType, FixedType, IntType, ZType
+from .values import ArrayValue, EnumValue, ErrorValue
+
+
+def desc_of(t):
+    """The cint_abi type descriptor of a value type (IM-146)."""
+    if isinstance(t, BoolType):
+        return ("bool",)
+    if isinstance(t, ZType):
+        return ("z",)
+    if isinstance(t, IntType):
+        return ("int", t.signed, t.bits)
+    if isinstance(t, FixedType):
+        return ("fixed", t.bits, t.f)
+    if isinstance(t, (EnumType, ErrorSetType)):
+        u = t.underlying
+        return ("int", u.signed, u.bits)
+    if isinstance(t, ArrayType):
+        return ("array", desc_of(t.elem), None)
+    raise NotImplementedError("the canonical form of a %s value (issue 5)" % t)
+
+
+def _scalar(t, v):
+    if isinstance(v, EnumValue):
+        return v.value
+    if isinstance(v, ErrorValue):
+        return t.tag_of((v.set, v.name))
+    return v
+
+
+def value_of(t, v):
+    """(descriptor, value) of a value of type t, arrays as nested lists with their extents."""
+    if isinstance(t, ArrayType):
+        assert isinstance(v, ArrayValue)
+        d = ("array", desc_of(t.elem), tuple(v.shape))
+        flat = [_scalar(t.elem, x) for x in v.elements()]
+
+        def nest(items, shape):
+            if len(shape) == 1:
+                return items
+            step = len(items) // shape[0] if shape[0] else 0
+            return [nest(items[k * step:(k + 1) * step], shape[1:]) for k in range(shape[0])]
+        return d, nest(flat, list(v.shape))
+    return desc_of(t), _scalar(t, v)
+
+
+def fault_bytes(rec) -> bytes:
+    """The IM-149 bytes of a FaultRecord."""
+    addr = None
+    if rec.address is not None:
+        a = rec.address
+        addr = (a.kernel, a.dispatch, a.phase, a.work_item if a.phase == 1 else None,
+                a.step if a.phase == 1 else None)
+    data = FaultRecordData(
+        code=FAULT_CODES[rec.code], operation=rec.operation,
+        operands=[(desc_of(t), int(v)) for t, v in rec.operands], exact=rec.exact,
+        limit=None if rec.limit is None else (desc_of(rec.limit[0]), int(rec.limit[1])),
+        path=rec.position.path, line=rec.position.line, column=rec.position.column,
+        revision=rec.revision, source_map=rec.source_map, address=addr,
+        stack=[(p.path, p.line, p.column) for p in rec.stack])
+    return encode_fault_record(data)
+
+
+def canonical_state(ctx) -> bytes:
+    """M-3: the canonical bytes of a reference-executor context (no registrations: it has none yet)."""
+    gl = []
+    for sym, v in ctx.globals.items():
+        module = getattr(sym, "module", None) or ctx.modname
+        d, val = value_of(sym.type, v)
+        gl.append(("%s.%s" % (module, sym.name), d, val))
+    st = State(revision=ctx.revision, globals=gl, entries=ctx.entries,
+               fault=None if ctx.fault_record is None else fault_bytes(ctx.fault_record),
+               effects=getattr(ctx, "effects", 0))
+    return encode_state(st)
+
+
+def state_hash(ctx) -> bytes:
+    import hashlib
+    return hashlib.sha256(canonical_state(ctx)).digest()
