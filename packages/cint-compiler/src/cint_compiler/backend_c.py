@@ -198,8 +198,64 @@ class Emitter:
         if isinstance(t, ErrorUnionType):
             return self.union_name(t, span)
         if isinstance(t, FixedType):
-            raise refuse(span, "fixed-point arithmetic")
+            if self.fn_kind == "kernel":
+                raise refuse(span, "fixed point in a kernel")
+            return self.ctype(t.storage, span)
         raise refuse(span, "values of type %s" % t)
+
+    # ------------------------------------------------------------------ fixed point (SPEC-01 IM-54 to IM-69)
+
+    def qcheck(self, span):
+        if self.fn_kind == "kernel":
+            raise refuse(span, "fixed point in a kernel")
+
+    @staticmethod
+    def qdesc(t):
+        """The (tag, f) pair of a typed value in a fault record: f is -1 for an integer type."""
+        if isinstance(t, FixedType):
+            return "CINT_TAG_%s" % t.storage.name(), t.f
+        return "CINT_TAG_%s" % t.name(), -1
+
+    @staticmethod
+    def qrange(t):
+        st = t.storage if isinstance(t, FixedType) else t
+        return "(cintg_i128)%s" % int_lit(st, st.min), "(cintg_i128)%s" % int_lit(st, st.max)
+
+    def qfin(self, code, op, nops, ot, a, b, rt, form, v, span, lines):
+        """The exact (rounded) i128 value v checked, wrapped or saturated to rt; a C value of rt."""
+        otag, of = self.qdesc(ot)
+        rtag, rf = self.qdesc(rt)
+        lo, hi = self.qrange(rt)
+        r = self.tmp("uint64_t", lines, "0")
+        lines.append("if (cintg_qfin(ctx, %s, %s, \"%s\", %du, %s, %d, (uint64_t)%s, (uint64_t)%s, %s, %d, %s, %s, %d, "
+                     "%s, &%s)) goto fail;" % (self.at(span), code, op, nops, otag, of, a, b, rtag, rf, lo, hi,
+                                               {"checked": 0, "wrap": 1, "sat": 2}[form], v, r))
+        st = rt.storage if isinstance(rt, FixedType) else rt
+        return "cintg_wrap_%s(%s)" % (st.token, r)
+
+    def qmul(self, t, form, mode, a, b, span, lines):
+        from .types import ROUND_MODES
+        op = "mul.%s.%s.%s" % (form, t.token, mode)
+        v = "cintg_qrdiv((cintg_i128)%s * (cintg_i128)%s, (cintg_i128)1 << %d, %d)" % (a, b, t.f, ROUND_MODES.index(mode))
+        return self.qfin("CINT_E_OVERFLOW", op, 2, t, a, b, t, form, v, span, lines)
+
+    def qdiv(self, t, mode, a, b, span, lines):
+        from .types import ROUND_MODES
+        op = "div.checked.%s.%s" % (t.token, mode)
+        tag, f = self.qdesc(t)
+        lines.append("if (%s == 0) { (void)cintg_qfault(ctx, %s, CINT_E_DIV_ZERO, \"%s\", 2u, %s, %d, (uint64_t)%s, "
+                     "(uint64_t)%s, 0, 0, %s, %d, 0u); goto fail; }" % (b, self.at_nostep(span), op, tag, f, a, b, tag, f))
+        v = "cintg_qrdiv((cintg_i128)%s * ((cintg_i128)1 << %d), (cintg_i128)%s, %d)" % (a, t.f, b, ROUND_MODES.index(mode))
+        return self.qfin("CINT_E_OVERFLOW", op, 2, t, a, b, t, "checked", v, span, lines)
+
+    def qsqrt(self, t, form, mode, a, span, lines):
+        from .types import ROUND_MODES
+        op = "sqrt.%s.%s.%s" % (form, t.token, mode)
+        tag, f = self.qdesc(t)
+        lines.append("if (%s < 0) { (void)cintg_qfault(ctx, %s, CINT_E_DOMAIN, \"%s\", 1u, %s, %d, (uint64_t)%s, "
+                     "0u, 0, 0, %s, %d, 0u); goto fail; }" % (a, self.at_nostep(span), op, tag, f, a, tag, f))
+        v = "cintg_qsqrt((cintg_u128)%s << %d, %d)" % (a, t.f, ROUND_MODES.index(mode))
+        return self.qfin("CINT_E_OVERFLOW", op, 1, t, a, "0", t, form, v, span, lines)
 
     def tag(self, t: Type) -> str:
         if isinstance(t, IntType):
@@ -333,8 +389,9 @@ class Emitter:
                 v = v.value
             init[off:off + size] = (v % (1 << (8 * size))).to_bytes(size, "little")
             qn = ("%s.%s" % (g.module or self.c.name, g.name)).encode()
-            ginfo.append("{{%s, %du, 0u}, {%s, 0u, 0u, 0u, 0u, 0u, 0u}, %du, %du}" % (
-                c_str(qn), len(qn), self.tag(g.type), off, size))
+            ty = ("%s, 0u, 0u, 0u, 0u, 0u, 0u" % self.tag(g.type) if not isinstance(g.type, FixedType) else
+                  "CINT_TAG_Q, CINT_TAG_%s, 0u, %du, 0u, 0u, 0u" % (g.type.storage.name(), g.type.f))
+            ginfo.append("{{%s, %du, 0u}, {%s}, %du, %du}" % (c_str(qn), len(qn), ty, off, size))
         if self.gsize:
             lines.append("static const uint8_t GINIT[%d] = {%s};" % (self.gsize, ", ".join(str(b) for b in init)))
             lines.append("static const cint_global_info GINFO[] = {%s};" % ", ".join(ginfo))
@@ -704,6 +761,8 @@ class Emitter:
 
     def s_IncDec(self, s, lines):
         t = s.place.ty
+        if isinstance(t, FixedType):
+            raise refuse(s.span, "`++`/`--` on fixed point")
         lv = self.place(s.place, lines)
         cur = self.tmp(self.ctype(t, s.span), lines, lv)
         r = self.binop("+" if s.op == "++" else "-", t, cur, int_lit(t, 1), t, s.span, lines)
@@ -953,7 +1012,7 @@ class Emitter:
         lines.append("if (cint_gen_print_begin(ctx)) goto fail;")
         for p in s.text.parts:
             if isinstance(p, A.Hole):
-                if p.spec or p.conv:
+                if p.spec or (p.conv and not (p.conv == "raw" and isinstance(p.expr.ty, FixedType))):
                     raise refuse(p.span, "a format specification or conversion in a hole")
                 v = self.expr(p.expr, lines)
                 t = p.expr.ty
@@ -963,6 +1022,10 @@ class Emitter:
                 if isinstance(t, IntType):
                     fn = "cint_gen_print_i64" if t.signed else "cint_gen_print_u64"
                     lines.append("if (%s(ctx, %s)) goto fail;" % (fn, v))
+                elif isinstance(t, FixedType) and p.conv == "raw":
+                    lines.append("if (cint_gen_print_i64(ctx, %s)) goto fail;" % v)
+                elif isinstance(t, FixedType):
+                    lines.append("if (cintg_print_q(ctx, (int64_t)%s, %du)) goto fail;" % (v, t.f))
                 elif isinstance(t, BoolType):
                     lines.append("if (cint_gen_print_bytes(ctx, (%s) ? \"true\" : \"false\", (%s) ? 4u : 5u)) goto fail;"
                                  % (v, v))
@@ -1002,6 +1065,8 @@ class Emitter:
             return int_lit(t.underlying, v.value)
         if isinstance(t, ErrorSetType):
             return int_lit(t.underlying, t.tag_of((v.set, v.name)))
+        if isinstance(t, FixedType):
+            return int_lit(t.storage, v)
         raise refuse(span, "a constant of type %s" % t)
 
     def expr(self, e, lines, void_ok=False) -> str:
@@ -1044,7 +1109,8 @@ class Emitter:
         if getattr(e, "mkind", None) == "const":
             return self.const(e.ty, e.cval, e.span)
         if getattr(e, "mkind", None) == "raw":
-            raise refuse(e.span, "fixed point")
+            self.qcheck(e.span)
+            return self.expr(e.base, lines)
         if getattr(e, "mkind", None) == "qname":
             sym = e.ref
             if sym.kind == "const":
@@ -1074,6 +1140,16 @@ class Emitter:
             return "(!(%s))" % v
         if e.op == "~":
             return "((%s)~(%s))" % (self.ctype(t), v)
+        if isinstance(t, FixedType):
+            self.qcheck(e.span)
+            a = self.tmp(self.ctype(t), lines, v)
+            if e.op == "-%":
+                return self.qfin("CINT_E_OVERFLOW", "neg.checked.%s" % t.token, 1, t, a, "0", t, "wrap",
+                                 "-(cintg_i128)%s" % a, e.span, lines)
+            if e.op != "-":
+                raise refuse(e.span, "unary `%s` on fixed point" % e.op)
+            return self.qfin("CINT_E_OVERFLOW", "neg.checked.%s" % t.token, 1, t, a, "0", t, "checked",
+                             "-(cintg_i128)%s" % a, e.span, lines)
         sfx = t.token
         if e.op == "-%":
             return "cint_sub_wrap_%s(0, %s)" % (sfx, v)
@@ -1082,6 +1158,18 @@ class Emitter:
         return r
 
     def binop(self, op, t, a, b, bt, span, lines):
+        if isinstance(t, FixedType) and op in ARITH_OPS and op != "%":
+            self.qcheck(span)
+            name, form = ARITH_OPS[op]
+            a = self.tmp(self.ctype(t), lines, a)
+            b = self.tmp(self.ctype(t), lines, b)
+            if name == "mul":
+                return self.qmul(t, form, "half_even", a, b, span, lines)
+            if name == "div":
+                return self.qdiv(t, "half_even", a, b, span, lines)
+            v = "(cintg_i128)%s %s (cintg_i128)%s" % (a, "+" if name == "add" else "-", b)
+            return self.qfin("CINT_E_OVERFLOW", "%s.%s.%s" % (name, form, t.token), 2, t, a, b, t, form, v, span,
+                             lines)
         if not isinstance(t, IntType) or t.bits > 64:
             raise refuse(span, "arithmetic on %s" % t)
         sfx = t.token
@@ -1143,7 +1231,7 @@ class Emitter:
         src = e.src
         dst = e.ty
         if isinstance(dst, FixedType) or isinstance(src, FixedType):
-            raise refuse(e.span, "fixed-point conversions")
+            return self.qconvert(e, lines)
         v = self.expr(e.operand, lines)
         if isinstance(src, EnumType):
             src = src.underlying
@@ -1162,6 +1250,27 @@ class Emitter:
         lines.append("if (cint_as_checked(ctx, %s, %s, %s, (uint64_t)(%s), &%s)) goto fail;" % (
             self.at(e.span), self.tag(src), self.tag(dst), v, r))
         return "cintg_wrap_%s(%s)" % (dst.token, r)
+
+    def qconvert(self, e, lines):
+        from .types import ROUND_MODES
+        self.qcheck(e.span)
+        src, dst = e.src, e.ty
+        form = {"as": "checked", "as%": "wrap", "as|": "sat"}.get(e.op)
+        ok = lambda t: isinstance(t, FixedType) or (isinstance(t, IntType) and t.bits <= 64)
+        if form is None or getattr(e, "literal", False) or not ok(src) or not ok(dst):
+            raise refuse(e.span, "this fixed-point conversion")
+        x = self.tmp(self.ctype(src), lines, self.expr(e.operand, lines))
+        sf = src.f if isinstance(src, FixedType) else 0
+        df = dst.f if isinstance(dst, FixedType) else 0
+        parts = ["as", form, src.token, dst.token]
+        # fixed to integer and fixed to a coarser fixed round and name the mode (intmachine.conversion_rounds)
+        rounds = isinstance(src, FixedType) and (not isinstance(dst, FixedType) or df < sf)
+        if not rounds:
+            v = "(cintg_i128)%s * ((cintg_i128)1 << %d)" % (x, df - sf)
+        else:
+            parts.append(e.mode)
+            v = "cintg_qrdiv((cintg_i128)%s, (cintg_i128)1 << %d, %d)" % (x, sf - df, ROUND_MODES.index(e.mode))
+        return self.qfin("CINT_E_NARROW", ".".join(parts), 1, src, x, "0", dst, form, v, e.span, lines)
 
     def x_Index(self, e, lines):
         return self.index_lvalue(e, lines)
@@ -1240,6 +1349,9 @@ class Emitter:
 
     def x_Call(self, e, lines, void_ok=False):
         kind = e.kind
+        if kind == "raw":
+            self.qcheck(e.span)
+            return self.expr(e.args[0].value, lines)
         if kind == "builtin":
             return self.builtin(e, lines)
         if kind == "func":
@@ -1473,6 +1585,16 @@ class Emitter:
                                                                                     v, self.tag(e.R), r))
             return r
         T = getattr(e, "T", None)
+        if isinstance(T, FixedType) and name in ("mul", "mul_wrap", "mul_sat", "div", "sqrt", "sqrt_wrap", "sqrt_sat"):
+            self.qcheck(e.span)
+            n = 1 if name.startswith("sqrt") else 2
+            vals = [self.tmp(self.ctype(T), lines, self.expr(x, lines)) for x in e.argv[:n]]
+            form = {"": "checked", "_wrap": "wrap", "_sat": "sat"}[name[len(name.split("_")[0]):]]
+            if name.startswith("sqrt"):
+                return self.qsqrt(T, form, e.mode, vals[0], e.callee.span, lines)
+            if name == "div":
+                return self.qdiv(T, e.mode, vals[0], vals[1], e.callee.span, lines)
+            return self.qmul(T, form, e.mode, vals[0], vals[1], e.callee.span, lines)
         if name in ("abs", "div_trunc", "rem_trunc", "div_euclid", "rem_euclid") and isinstance(T, IntType) \
                 and T.bits <= 64:
             vals = [self.tmp(self.ctype(T), lines, self.expr(x, lines)) for x in e.argv]
@@ -1648,6 +1770,9 @@ class Emitter:
     def wrapper(self, info):
         d = info.decl
         sym = wrapper_symbol(self.c.name, d.name)
+        res_t = info.result.value if isinstance(info.result, ErrorUnionType) else info.result
+        if isinstance(res_t, FixedType):
+            raise refuse(d.span, "an export result of type %s" % res_t)
         self.export_desc(info, d.name, d.span)
         cparams = ["cint_ctx *ctx", "int64_t fuel"]
         argrows = []
@@ -1839,7 +1964,7 @@ def harness_main(em: Emitter) -> str:
         def show(t, v):
             if isinstance(t, IntType) and not t.signed:
                 return "printf(\"result %%llu\\n\", (unsigned long long)%s);" % v
-            if isinstance(t, (IntType, BoolType, EnumType)):
+            if isinstance(t, (IntType, BoolType, EnumType, FixedType)):
                 return "printf(\"result %%lld\\n\", (long long)%s);" % v
             return ""          # a struct or array result is not part of the outcome
         if isinstance(res, ErrorUnionType):
@@ -2078,6 +2203,110 @@ static inline int cintg_rounddiv(cint_ctx *ctx, const cint_gen_at *at, const cha
         return cintg_raise_n(ctx, at, CINT_E_OVERFLOW, op, nops, tags, vals, 1, q, 1, rtag, cintg_zbound(q, rsg, rw));
     *r = cintg_zbits(q);
     return 0;
+}
+
+/* --- fixed point (IM-54 to IM-69) ----------------------------------------------------------- */
+
+/* A typed value of a fault record: an integer of type tag (qf < 0), or a fixed-point value of storage
+   tag and qf fraction bits (tag 0x31, storage tag, f as U16, then the raw payload; IM-146). */
+static inline void cintg_tv(cint_tvalue *t, uint32_t tag, int32_t qf, uint64_t bits)
+{
+    cint_tv_int(t, tag, bits);
+    if (qf < 0) return;
+    uint32_t n = t->len - 1u;
+    memmove(t->bytes + 4, t->bytes + 1, n);
+    t->bytes[0] = 0x31u;
+    t->bytes[1] = (uint8_t)tag;
+    t->bytes[2] = (uint8_t)((uint32_t)qf & 0xFFu);
+    t->bytes[3] = (uint8_t)((uint32_t)qf >> 8);
+    t->len = 4u + n;
+}
+
+/* A fault with nops operands of type (otag, of), an optional exact value and limit of type (ltag, lf). */
+static inline int cintg_qfault(cint_ctx *ctx, const cint_gen_at *at, uint16_t code, const char *op, uint32_t nops,
+                               uint32_t otag, int32_t of, uint64_t a, uint64_t b, int has_exact, cintg_i128 exact,
+                               uint32_t ltag, int32_t lf, uint64_t limit)
+{
+    cint_tvalue ops[2], lim;
+    uint8_t ex[16];
+    cintg_tv(&ops[0], otag, of, a);
+    cintg_tv(&ops[1], otag, of, b);
+    cintg_tv(&lim, ltag, lf, limit);
+    for (int k = 0; k < 16; k++) ex[k] = (uint8_t)((cintg_u128)exact >> (8 * k));
+    const cint_gen_fault f = {code, (uint16_t)nops, has_exact ? 16u : 0u, op, ops, has_exact ? ex : NULL,
+                              has_exact ? &lim : NULL};
+    return cint_gen_raise(ctx, at, &f);
+}
+
+/* The form rule (0 checked, 1 wrap, 2 sat) on the exact value v against [lo, hi]; *r its low 64 bits. */
+static inline int cintg_qfin(cint_ctx *ctx, const cint_gen_at *at, uint16_t code, const char *op, uint32_t nops,
+                             uint32_t otag, int32_t of, uint64_t a, uint64_t b, uint32_t rtag, int32_t rf,
+                             cintg_i128 lo, cintg_i128 hi, int form, cintg_i128 v, uint64_t *r)
+{
+    if (v < lo || v > hi) {
+        if (form == 0)
+            return cintg_qfault(ctx, at, code, op, nops, otag, of, a, b, 1, v, rtag, rf, (uint64_t)(v > hi ? hi : lo));
+        if (form == 2) v = v > hi ? hi : lo;
+    }
+    *r = (uint64_t)(cintg_u128)v;
+    return 0;
+}
+
+/* n / d (d nonzero) rounded once by mode (an index of ROUND_MODES); |n|, |d| < 2^127.  Computed on
+   magnitudes by cintg_rdiv: no signed 128-bit division (GCC 12 -O2 miscompiles some of those). */
+static inline cintg_i128 cintg_qrdiv(cintg_i128 n, cintg_i128 d, int mode)
+{
+    cintg_z zn, zd;
+    zn.neg = n < 0;
+    zn.mag = zn.neg ? (cintg_u128)0 - (cintg_u128)n : (cintg_u128)n;
+    zd.neg = d < 0;
+    zd.mag = zd.neg ? (cintg_u128)0 - (cintg_u128)d : (cintg_u128)d;
+    cintg_z q = cintg_rdiv(zn, zd, mode);
+    return q.neg ? -(cintg_i128)q.mag : (cintg_i128)q.mag;
+}
+
+/* sqrt(x) rounded by mode, x < 2^126 (no ties). */
+static inline cintg_i128 cintg_qsqrt(cintg_u128 x, int mode)
+{
+    cintg_u128 r = 0u, bit = (cintg_u128)1 << 126, y = x;
+    while (bit > y) bit >>= 2;
+    while (bit != 0u) {
+        if (y >= r + bit) {
+            y -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+        bit >>= 2;
+    }
+    if (r * r != x) {
+        if (mode == 1 || mode == 3) r += 1u;
+        else if (mode >= 4 && x > r * r + r) r += 1u;
+    }
+    return (cintg_i128)r;
+}
+
+/* The default rendering of a fixed-point value: the shortest exact decimal with at least one
+   fractional digit (LS-207). */
+static inline int cintg_print_q(cint_ctx *ctx, int64_t raw, unsigned f)
+{
+    char buf[96], ib[24];
+    int n = 0, m = 0;
+    uint64_t a = raw < 0 ? (uint64_t)0 - (uint64_t)raw : (uint64_t)raw;
+    uint64_t mask = f == 0u ? 0u : (((uint64_t)1 << f) - 1u);
+    uint64_t whole = a >> f;
+    cintg_u128 frac = a & mask;
+    do { ib[m++] = (char)('0' + whole % 10u); whole /= 10u; } while (whole != 0u);
+    if (raw < 0) buf[n++] = '-';
+    while (m > 0) buf[n++] = ib[--m];
+    buf[n++] = '.';
+    if (frac == 0u) buf[n++] = '0';
+    while (frac != 0u) {
+        frac *= 10u;
+        buf[n++] = (char)('0' + (int)(frac >> f));
+        frac &= mask;
+    }
+    return cint_gen_print_bytes(ctx, buf, (size_t)n);
 }
 
 /* floor(sqrt(x)) of a 64-bit x, bit by bit. */
