@@ -1708,35 +1708,17 @@ class Checker:
         t = self.resolve_type(e.type)
         e.mkind = "const"
         n = e.name
-        if isinstance(t, IntType):
-            if n == "min":
-                e.cval = t.min
-                return t
-            if n == "max":
-                e.cval = t.max
-                return t
-            if n == "bits":
-                e.cval = t.bits
-                return I64
-        if isinstance(t, FixedType):
-            if n == "min":
-                e.cval = t.min
-                return t
-            if n == "max":
-                e.cval = t.max
-                return t
-            if n == "epsilon":
-                e.cval = 1
-                return t
-            if n == "bits":
-                e.cval = t.bits
-                return I64
-            if n == "frac_bits":
-                e.cval = t.f
-                return I64
-            if n == "raw":
-                raise _err("C4010", e.span, "`%s.raw` is a constructor; call it: %s.raw(n)" % (t, t))
-        if isinstance(t, (EnumType,)) and n in t.members:
+        if isinstance(t, (IntType, FixedType)):
+            # compile-time properties (LS-51): value and type; fixed point's min and max are raw values
+            props = {"min": (t.min, t), "max": (t.max, t), "bits": (t.bits, I64)}
+            if isinstance(t, FixedType):
+                props.update(epsilon=(1, t), frac_bits=(t.f, I64))
+            if n in props:
+                e.cval, rt = props[n]
+                return rt
+        if isinstance(t, FixedType) and n == "raw":
+            raise _err("C4010", e.span, "`%s.raw` is a constructor; call it: %s.raw(n)" % (t, t))
+        if isinstance(t, EnumType) and n in t.members:
             e.cval = EnumValue(t.qname, n, t.members[n])
             return t
         raise _err("C3005", e.span, "%s has no property `%s`" % (t, n))
