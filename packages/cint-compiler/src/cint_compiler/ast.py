@@ -257,6 +257,27 @@ class Catch(Expr):
     block: Optional["Block"] = None
 
 
+def first_span(e) -> Optional[Span]:
+    """The position of the first character of an expression (LS-278: where a construct starts)."""
+    while True:
+        if isinstance(e, Binary):
+            e = e.left
+        elif isinstance(e, Cond):
+            e = e.cond
+        elif isinstance(e, Convert):
+            e = e.operand
+        elif isinstance(e, Call):
+            e = e.callee
+        elif isinstance(e, (Index, Member)):
+            e = e.base
+        elif isinstance(e, Catch):
+            e = e.operand
+        elif isinstance(e, TypeMember):
+            return e.type.span
+        else:
+            return e.span
+
+
 # ----------------------------------------------------------------------------- statements
 
 @dataclass(eq=False)

@@ -30,6 +30,7 @@ from .types import (BOOL, I64, ROUND, ROUND_MODES, STR, VOID, Z, ARITH_ERROR, Ar
 from .values import EnumValue, ErrorValue, RoundValue
 
 from .ast import NOTCONST
+from .ast import first_span as start_span
 
 # Built-in functions of SPEC-04 LS-145 that this implementation provides.
 SCALAR_T_BUILTINS = {  # name -> arity; result type is the operand type T
@@ -111,23 +112,6 @@ class Program:
 
 def _err(code, span, msg, **kw):
     return CompileError(code, span, msg, **kw)
-
-
-def start_span(e):
-    """The position of an expression's first character."""
-    while True:
-        if isinstance(e, A.Binary):
-            e = e.left
-        elif isinstance(e, (A.Member, A.Index)):
-            e = e.base
-        elif isinstance(e, A.Call):
-            e = e.callee
-        elif isinstance(e, A.Convert):
-            e = e.operand
-        elif isinstance(e, A.Cond):
-            e = e.cond
-        else:
-            return e.span
 
 
 def unsupported(span, what):
@@ -899,14 +883,9 @@ class Checker:
     def cond(self, e):
         self.expr(e, BOOL)
         if e.ty != BOOL:
-            raise _err("C2002", e.span if not isinstance(e, A.Binary) else self.first_span(e),
+            raise _err("C2002", e.span if not isinstance(e, A.Binary) else start_span(e),
                        "a condition is Bool; write `x != 0`")
         self.fold(e)
-
-    def first_span(self, e):
-        while isinstance(e, A.Binary):
-            e = e.left
-        return e.span
 
     def loop_body(self, body, label):
         start = self._view_tick()
@@ -1321,7 +1300,7 @@ class Checker:
         if isinstance(target, ErrorSetType) and isinstance(t, ErrorSetType):
             if all(target.tag_of(v) for v in t.values):
                 return
-        raise _err("C2001", self.first_span(e) if isinstance(e, A.Binary) else span,
+        raise _err("C2001", start_span(e) if isinstance(e, A.Binary) else span,
                    "expected %s, found %s" % (target, t))
 
     def check_shapes(self, a: ArrayType, b: ArrayType, span):
@@ -1525,7 +1504,7 @@ class Checker:
                         return BOOL
                 if isinstance(e.right, A.DotName) or isinstance(e.left, A.DotName):
                     pass
-                raise _err("C2001", e.right.span if not isinstance(e.right, A.Binary) else self.first_span(e.right),
+                raise _err("C2001", e.right.span if not isinstance(e.right, A.Binary) else start_span(e.right),
                            "a comparison's operands have one type: %s and %s" % (lt, rt))
             if isinstance(lt, (ArrayType,)):
                 raise _err("C2013", e.span, "array `==` is not defined; use equal(a, b)")
@@ -1537,7 +1516,7 @@ class Checker:
                 raise _err("C2103", e.span, "%s supports only == and !=" % lt)
             return BOOL
         if lt != rt:
-            raise _err("C2001", e.right.span if not isinstance(e.right, A.Binary) else self.first_span(e.right),
+            raise _err("C2001", e.right.span if not isinstance(e.right, A.Binary) else start_span(e.right),
                        "expected %s, found %s" % (lt, rt))
         self.check_binop_types(op, lt, e.span)
         return lt

@@ -27,6 +27,7 @@ import sys
 from typing import List, Optional
 
 from . import ast as A
+from .ast import first_span
 from .diagnostics import CompileError, Span
 from .lexer import BUILTIN_TYPE_NAMES, INT_TYPE_NAMES, KEYWORDS, Lexer, RawHole, Token, lex
 
@@ -59,27 +60,6 @@ def parse_module(source: bytes, path: str, name: str) -> A.Module:
     if limit < 20000:
         sys.setrecursionlimit(20000)
     return Parser(text, toks, path).module(name)
-
-
-def first_span(e) -> Optional[Span]:
-    """The position of the first character of an expression."""
-    while True:
-        if isinstance(e, A.Binary):
-            e = e.left
-        elif isinstance(e, A.Cond):
-            e = e.cond
-        elif isinstance(e, A.Convert):
-            e = e.operand
-        elif isinstance(e, A.Call):
-            e = e.callee
-        elif isinstance(e, (A.Index, A.Member)):
-            e = e.base
-        elif isinstance(e, A.Catch):
-            e = e.operand
-        elif isinstance(e, A.TypeMember):
-            return e.type.span
-        else:
-            return e.span
 
 
 def _describe(t: Token) -> str:
