@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Create .venv at the repository root and install every package of packages/ in editable
 # mode with the test tools. Idempotent: it does nothing when .venv/.cint-setup-stamp is
-# newer than every packages/*/pyproject.toml and than this script.
+# newer than every packages/*/pyproject.toml, setup.py and than this script; when only the
+# sources of cint's C extensions changed it rebuilds just those (.venv/.cint-ext-stamp).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -28,18 +29,35 @@ fresh=1
 if [ ! -f "$STAMP" ]; then
     fresh=0
 else
-    for f in packages/*/pyproject.toml scripts/setup.sh; do
+    for f in packages/*/pyproject.toml packages/*/setup.py scripts/setup.sh; do
         if [ "$f" -nt "$STAMP" ]; then
             fresh=0
         fi
     done
 fi
 
+EXT_STAMP="$VENV/.cint-ext-stamp"
+ext_fresh() {
+    [ -f "$EXT_STAMP" ] || return 1
+    for f in packages/cint-python/src/cint/*.c runtime-c/include/*.h; do
+        [ "$f" -nt "$EXT_STAMP" ] && return 1
+    done
+    for m in _fastcall _exports; do
+        ls packages/cint-python/src/cint/$m.*.so >/dev/null 2>&1 || return 1
+    done
+    return 0
+}
+
 if [ "$fresh" = 1 ]; then
+    if ! ext_fresh; then
+        echo "setup: rebuilding the C extensions of cint"
+        "$VENV/bin/python" -m pip install --quiet --no-deps -e packages/cint-python
+        touch "$EXT_STAMP"
+    fi
     exit 0
 fi
 
 echo "setup: installing $(( ${#packages[@]} / 2 )) packages in editable mode and the test tools into $VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 "$VENV/bin/python" -m pip install --quiet "${packages[@]}" pytest pytest-xdist hypothesis numpy
-touch "$STAMP"
+touch "$STAMP" "$EXT_STAMP"
