@@ -1,0 +1,388 @@
+"""The recording format (SPEC-03P.1 9.3 H-14, H-18): bytes, writer and strict reader.
+
+All integers little-endian; ``text`` is a U32 length then UTF-8; ``blob`` is a U64 length then the
+bytes.  A recording is, in this order (docs/encodings.md, "Recordings"):
+
+    frame("cint-core-1/recording/v1")
+    header        profile text, fuel model text, runtime contract text, revision (32 bytes),
+                  mode U8 (0 full, 1 digest)
+    code          U32 count of revisions (1 in cint 0.2.0), then per revision: revision (32 bytes),
+                  U32 module count, then per module (the root module first, then the others by
+                  ascending path bytes): path text, SIR blob, source blob
+    initial       the checkpoint of the context when recording began: blob (always whole)
+    events        each: kind U8, U64 payload length, payload; the end event is the last
+
+The chain of digests: d0 = SHA-256(frame("cint-core-1/recording-chain/v1") || every byte before the
+first event); d(k) = SHA-256(d(k-1) || the bytes of event k).  The end event holds d(n) over the n
+events before it and n.  A recording without its end event, with a wrong chain head or count, or
+with any byte after the end event is refused whole (nothing of it is used).
+
+Event payloads (``digest`` mode replaces input contents by their SHA-256, H-18):
+
+    1 entry        sequence U64 (from 1), export name text, form U8 (0 args blob with the IM-158
+                   canonical arguments, 1 their SHA-256), fuel budget I64 (-1: none), depth limit
+                   U32, frame-arena capacity U64 (elements)
+    2 effect       form U8 (0 bytes blob, 1 SHA-256 and U64 length), status I32 (the host's return)
+    3 outcome      status I32, fault presence U8 (+ blob of IM-149 bytes), fuel consumed I64, result
+                   presence U8 (+ blob of the tagged value, IM-146), error presence U8 (+ set text,
+                   value name text, tag U64), state hash (32 bytes)
+    4 checkpoint   state hash (32 bytes) of the state taken, form U8 (0 blob of the checkpoint,
+                   1 its SHA-256)
+    5 restore      state hash before (32), state hash of the restored state (32), form U8 (0 blob
+                   of the checkpoint, 1 its SHA-256), state hash after (32)
+    6 clear_fault  fault presence U8 (+ blob of the cleared record), state hash after (32)
+    7 end          chain head (32 bytes), event count U64
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from cint_abi.encoding import DecodeError, Reader, frame, i64, u8, u32, u64
+
+DOMAIN_RECORDING_V1 = "cint-core-1/recording/v1"
+DOMAIN_CHAIN_V1 = "cint-core-1/recording-chain/v1"
+MODES = {"full": 0, "digest": 1}
+MODE_NAMES = {v: k for k, v in MODES.items()}
+
+ENTRY, EFFECT, OUTCOME, CHECKPOINT, RESTORE, CLEAR_FAULT, END = range(1, 8)
+EVENT_NAMES = {ENTRY: "entry", EFFECT: "effect", OUTCOME: "outcome", CHECKPOINT: "checkpoint",
+               RESTORE: "restore", CLEAR_FAULT: "clear_fault", END: "end"}
+
+MAX_EVENTS = 1 << 32          # implementation bound on the events of one recording
+MAX_TEXT = 1 << 16            # names, paths, error sets
+
+
+class RecordingError(ValueError):
+    """A recording that cannot be used: names the rule broken and the byte offset."""
+
+    def __init__(self, offset: int, rule: str, detail: str = ""):
+        self.offset = offset
+        self.rule = rule
+        self.detail = detail
+        super().__init__("recording byte %d: %s%s" % (offset, rule, ": " + detail if detail else ""))
+
+
+def text(s: str) -> bytes:
+    b = s.encode("utf-8")
+    return u32(len(b)) + b
+
+
+def blob(b: bytes) -> bytes:
+    return u64(len(b)) + bytes(b)
+
+
+def sha(b: bytes) -> bytes:
+    return hashlib.sha256(b).digest()
+
+
+@dataclass
+class Module:
+    path: str
+    sir: bytes
+    source: bytes
+
+
+@dataclass
+class Header:
+    profile: str
+    fuel_model: str
+    contract: str
+    revision: bytes
+    mode: str
+
+
+@dataclass
+class Event:
+    kind: int
+    index: int                 # 0-based position among the events
+    offset: int                # byte offset of the event in the file
+    fields: dict = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return EVENT_NAMES.get(self.kind, "kind %d" % self.kind)
+
+
+@dataclass
+class Recording:
+    header: Header
+    revisions: List[Tuple[bytes, List[Module]]]
+    initial: bytes
+    events: List[Event]        # every event before the end event
+    chain_head: bytes
+
+
+# --------------------------------------------------------------------------------- writing
+
+def preamble(header: Header, revisions, initial: bytes) -> bytes:
+    out = [frame(DOMAIN_RECORDING_V1), text(header.profile), text(header.fuel_model), text(header.contract),
+           bytes(header.revision), u8(MODES[header.mode]), u32(len(revisions))]
+    for rev, modules in revisions:
+        out.append(bytes(rev))
+        out.append(u32(len(modules)))
+        for m in modules[:1] + sorted(modules[1:], key=lambda m: m.path.encode("utf-8")):
+            out += [text(m.path), blob(m.sir), blob(m.source)]
+    out.append(blob(initial))
+    return b"".join(out)
+
+
+def chain_start(pre: bytes) -> bytes:
+    return sha(frame(DOMAIN_CHAIN_V1) + pre)
+
+
+def event_bytes(kind: int, payload: bytes) -> bytes:
+    return u8(kind) + u64(len(payload)) + payload
+
+
+def _opt_blob(b: Optional[bytes]) -> bytes:
+    return u8(0) if b is None else u8(1) + blob(b)
+
+
+def entry_payload(seq: int, name: str, args_bytes: bytes, digest: bool, fuel: int, depth: int, frame_arena: int):
+    body = u8(1) + sha(args_bytes) if digest else u8(0) + blob(args_bytes)
+    return u64(seq) + text(name) + body + i64(fuel) + u32(depth) + u64(frame_arena)
+
+
+def effect_payload(data: bytes, status: int, digest: bool) -> bytes:
+    body = u8(1) + sha(data) + u64(len(data)) if digest else u8(0) + blob(data)
+    return body + i64(status)[:4]
+
+
+def outcome_payload(status: int, fault: Optional[bytes], fuel: int, result: Optional[bytes],
+                    error: Optional[Tuple[str, str, int]], state_hash: bytes) -> bytes:
+    out = [i64(status)[:4], _opt_blob(fault), i64(fuel), _opt_blob(result)]
+    if error is None:
+        out.append(u8(0))
+    else:
+        out.append(u8(1) + text(error[0]) + text(error[1]) + u64(error[2]))
+    out.append(bytes(state_hash))
+    return b"".join(out)
+
+
+def checkpoint_payload(state_hash: bytes, data: bytes, digest: bool) -> bytes:
+    return bytes(state_hash) + (u8(1) + sha(data) if digest else u8(0) + blob(data))
+
+
+def restore_payload(before: bytes, restored: bytes, data: bytes, digest: bool, after: bytes) -> bytes:
+    return bytes(before) + bytes(restored) + (u8(1) + sha(data) if digest else u8(0) + blob(data)) + bytes(after)
+
+
+def clear_fault_payload(fault: Optional[bytes], after: bytes) -> bytes:
+    return _opt_blob(fault) + bytes(after)
+
+
+def end_payload(head: bytes, count: int) -> bytes:
+    return bytes(head) + u64(count)
+
+
+# --------------------------------------------------------------------------------- reading
+
+def _wrap(fn):
+    try:
+        return fn()
+    except RecordingError:
+        raise
+    except DecodeError as ex:
+        raise RecordingError(getattr(ex, "offset", 0), getattr(ex, "rule", "malformed"),
+                             getattr(ex, "detail", str(ex))) from None
+
+
+def _text(r: Reader, what: str) -> str:
+    return r.utf8(what, limit=MAX_TEXT, rule="text longer than %d bytes" % MAX_TEXT)
+
+
+def _blob(r: Reader, what: str) -> bytes:
+    at = r.pos
+    n = r.u64("the length of " + what)
+    if n > r.remaining:
+        raise RecordingError(at, "length larger than the bytes remaining",
+                             "%s announces %d bytes, %d remain" % (what, n, r.remaining))
+    return r.take(n, what)
+
+
+def _form(r: Reader, what: str) -> int:
+    at = r.pos
+    f = r.u8("the form of " + what)
+    if f > 1:
+        raise RecordingError(at, "unknown form", "%s has form %d (0 whole, 1 digest)" % (what, f))
+    return f
+
+
+def _presence(r: Reader, what: str) -> bool:
+    at = r.pos
+    b = r.u8("the presence byte of " + what)
+    if b > 1:
+        raise RecordingError(at, "presence byte not 00 or 01", "%s has %#04x" % (what, b))
+    return b == 1
+
+
+def _status(r: Reader) -> int:
+    at = r.pos
+    s = r.sint(4, "a status")
+    if not 0 <= s <= 7:
+        raise RecordingError(at, "unknown status", "status %d is not 0..7" % s)
+    return s
+
+
+def _event(r: Reader, kind: int, index: int, offset: int, digest: bool) -> Event:
+    ev = Event(kind, index, offset)
+    f = ev.fields
+    if kind == ENTRY:
+        f["seq"] = r.u64("the entry's sequence number")
+        f["name"] = _text(r, "the export name")
+        form = _form(r, "the arguments")
+        if form != digest:
+            raise RecordingError(r.pos - 1, "form does not match the recording's mode", "arguments")
+        f["args"] = r.take(32, "the arguments' digest") if form else _blob(r, "the arguments")
+        f["fuel"] = r.i64("the fuel budget")
+        if f["fuel"] < -1:
+            raise RecordingError(r.pos - 8, "fuel budget below -1", str(f["fuel"]))
+        f["depth"] = r.u32("the depth limit")
+        f["frame_arena"] = r.u64("the frame-arena capacity")
+    elif kind == EFFECT:
+        form = _form(r, "the effect's bytes")
+        if form != digest:
+            raise RecordingError(r.pos - 1, "form does not match the recording's mode", "effect")
+        if form:
+            f["digest"] = r.take(32, "the effect's digest")
+            f["length"] = r.u64("the effect's length")
+            f["data"] = None
+        else:
+            f["data"] = _blob(r, "the effect's bytes")
+        f["status"] = r.sint(4, "the host's status")
+    elif kind == OUTCOME:
+        f["status"] = _status(r)
+        f["fault"] = _blob(r, "the fault record") if _presence(r, "the fault record") else None
+        f["fuel"] = r.i64("the fuel consumed")
+        f["result"] = _blob(r, "the result") if _presence(r, "the result") else None
+        if _presence(r, "the error result"):
+            f["error"] = (_text(r, "the error set"), _text(r, "the error value"), r.u64("the error tag"))
+        else:
+            f["error"] = None
+        f["state_hash"] = r.take(32, "the state hash")
+    elif kind == CHECKPOINT:
+        f["state_hash"] = r.take(32, "the state hash")
+        form = _form(r, "the checkpoint")
+        if form != digest:
+            raise RecordingError(r.pos - 1, "form does not match the recording's mode", "checkpoint")
+        f["data"] = None if form else _blob(r, "the checkpoint")
+        if form:
+            f["digest"] = r.take(32, "the checkpoint's digest")
+    elif kind == RESTORE:
+        f["before"] = r.take(32, "the state hash before")
+        f["restored"] = r.take(32, "the restored state's hash")
+        form = _form(r, "the checkpoint")
+        if form != digest:
+            raise RecordingError(r.pos - 1, "form does not match the recording's mode", "restore")
+        f["data"] = None if form else _blob(r, "the checkpoint")
+        if form:
+            f["digest"] = r.take(32, "the checkpoint's digest")
+        f["after"] = r.take(32, "the state hash after")
+    elif kind == CLEAR_FAULT:
+        f["fault"] = _blob(r, "the cleared fault record") if _presence(r, "the cleared fault record") else None
+        f["after"] = r.take(32, "the state hash after")
+    else:
+        raise RecordingError(offset, "unknown event kind", "kind %d" % kind)
+    return ev
+
+
+def read(data: bytes) -> Recording:
+    """Checks a recording whole (H-17 para 4) and returns it; RecordingError names the first problem."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError("a recording is bytes, not %s" % type(data).__name__)
+    return _wrap(lambda: _read(bytes(data)))
+
+
+def _read(data: bytes) -> Recording:
+    r = Reader(data)
+    want = frame(DOMAIN_RECORDING_V1)
+    if r.take(min(len(want), r.remaining), "the format frame") != want:
+        raise RecordingError(0, "not a cint recording", "the file does not start with %s" % DOMAIN_RECORDING_V1)
+    profile = _text(r, "the profile")
+    fuel_model = _text(r, "the fuel model")
+    contract = _text(r, "the runtime contract")
+    revision = r.take(32, "the revision identity")
+    at = r.pos
+    mode = r.u8("the mode")
+    if mode not in MODE_NAMES:
+        raise RecordingError(at, "unknown mode", "mode %d (0 full, 1 digest)" % mode)
+    header = Header(profile, fuel_model, contract, revision, MODE_NAMES[mode])
+    at = r.pos
+    nrev = r.u32("the number of revisions")
+    if nrev != 1:
+        raise RecordingError(at, "a cint 0.2.0 recording holds exactly one revision", "%d" % nrev)
+    revisions = []
+    for _ in range(nrev):
+        rev = r.take(32, "a revision identity")
+        at = r.pos
+        nmod = r.u32("the number of modules")
+        if nmod == 0 or nmod > r.remaining:
+            raise RecordingError(at, "module count out of range", "%d" % nmod)
+        mods = []
+        for _ in range(nmod):
+            at = r.pos
+            path = _text(r, "a module path")
+            if len(mods) > 1 and path.encode("utf-8") <= mods[-1].path.encode("utf-8") or \
+                    any(m.path == path for m in mods):
+                raise RecordingError(at, "module paths after the root's not in ascending order, or repeated", path)
+            mods.append(Module(path, _blob(r, "the SIR of " + path), _blob(r, "the source of " + path)))
+        revisions.append((rev, mods))
+    if revisions[0][0] != revision:
+        raise RecordingError(r.pos, "the code's revision is not the header's")
+    initial = _blob(r, "the initial checkpoint")
+    digest = header.mode == "digest"
+    head = chain_start(data[:r.pos])
+    events: List[Event] = []
+    while True:
+        if r.remaining == 0:
+            raise RecordingError(r.pos, "incomplete recording", "no end event after %d events" % len(events))
+        start = r.pos
+        kind = r.u8("an event kind")
+        n = r.u64("an event's length")
+        if n > r.remaining:
+            raise RecordingError(start, "length larger than the bytes remaining",
+                                 "event %d announces %d bytes, %d remain" % (len(events), n, r.remaining))
+        body = Reader(data, r.pos)
+        body.end = r.pos + n                       # the event's payload only (no copy of the file)
+        if kind == END:
+            got = body.take(32, "the chain head")
+            count = body.u64("the event count")
+            body.finish()
+            r.pos += n
+            if count != len(events):
+                raise RecordingError(start, "event count differs", "end says %d, the file holds %d" % (
+                    count, len(events)))
+            if got != head:
+                raise RecordingError(start, "chain of digests broken", "the end event's head does not match")
+            r.finish()
+            return Recording(header, revisions, initial, events, head)
+        if len(events) >= MAX_EVENTS:
+            raise RecordingError(start, "too many events")
+        ev = _event(body, kind, len(events), start, digest)
+        body.finish()
+        r.pos += n
+        head = sha(head + data[start:r.pos])
+        events.append(ev)
+
+
+def decode_args(data: bytes, name: str):
+    """The (descriptor, value) pairs of IM-158 canonical arguments recorded for export ``name``."""
+    from cint_abi.codes import DOMAIN_ARGS_V1
+    from cint_abi.encoding import read_tagged
+
+    def go():
+        r = Reader(data)
+        if r.take(len(frame(DOMAIN_ARGS_V1)), "the arguments' frame") != frame(DOMAIN_ARGS_V1):
+            raise RecordingError(0, "not IM-158 canonical arguments")
+        got = r.utf8("the entry identifier", limit=MAX_TEXT)
+        if got != name:
+            raise RecordingError(0, "the arguments name another entry", "%r, not %r" % (got, name))
+        n = r.u32("the argument count")
+        if n > r.remaining:
+            raise RecordingError(r.pos - 4, "argument count larger than the bytes remaining", str(n))
+        out = [read_tagged(r) for _ in range(n)]
+        r.finish()
+        return out
+    return _wrap(go)
