@@ -1,0 +1,999 @@
+/* state.c: the canonical state of a context (SPEC-03P.1 5.1 M-1 to M-5) and its restore (6.1
+   M-11, M-11a, 9.2 H-19, H-19a). The bytes are those of cint_abi.state.encode_state, which
+   docs/encodings.md lays out; the tests compare the two byte for byte. The restore decodes and
+   checks every field into scratch storage first and changes the context only when all of it
+   passed: the rules are cint_abi.state.decode_state's, plus what this context can hold (the
+   program's revision identity and module variables, positions in its site tables).
+
+   What a restore keeps and drops (docs/runtime.md): every registration of the context ends,
+   borrowed memory and buffers made by cint_buffer_create alike (the context owns no registered
+   memory: arenas and pools hold no state in this slice), and storage the runtime made is freed;
+   the checkpoint's registrations are dropped too, and the next buffer, arena and pool
+   identifiers become the greater of the checkpoint's and the context's, so no identifier is
+   issued twice (M-11, M-11a). A live lease makes the restore CINT_BUSY (reason LEASED). */
+#include <stdlib.h>
+
+#include "rt_internal.h"
+
+static const char k_state_domain[] = "cint-core-1/state/v1";
+static const char k_registry_domain[] = "cint-core-1/registry/v1";
+static const char k_profile[] = "cint-core-1";
+static const char k_fuel_model[] = "fuel-v1";
+static const char k_fault_domain[] = "cint-core-1/fault/v2";
+
+#define M64 UINT64_C(0x7FFFFFFFFFFFFFFF)
+#define Z_BOUND 257u
+#define MAX_RANK 8u
+#define MAX_NESTED_LISTS (UINT64_C(1) << 20)
+#define MAX_PATH 1024u
+
+/* --- the writer ------------------------------------------------------------------------------ */
+
+typedef struct wsink {
+    uint8_t *buf;
+    size_t cap, len;
+} wsink;
+
+static void w_put(wsink *s, const void *p, size_t n)
+{
+    if (s->len < s->cap && n > 0) {
+        size_t room = s->cap - s->len;
+        memcpy(s->buf + s->len, p, n < room ? n : room);
+    }
+    s->len += n;
+}
+
+static void w_le(wsink *s, uint64_t v, unsigned n)
+{
+    uint8_t b[8];
+    for (unsigned k = 0; k < n; k++) b[k] = (uint8_t)(v >> (8u * k));
+    w_put(s, b, n);
+}
+
+static void w_text(wsink *s, const char *text, size_t n)
+{
+    w_le(s, n, 4);
+    w_put(s, text, n);
+}
+
+/* The descriptor (IM-146) of a scalar type into d (1 or 4 bytes) and its payload size; 0 when
+   the type has no canonical scalar form here. Wide integers (I128 to I1024) are limb 0 first,
+   which is one little-endian integer. */
+static uint32_t scalar_desc(const cint_type *t, uint8_t d[4], uint32_t *payload)
+{
+    if (t->reserved0 != 0 || t->reserved1 != 0 || t->reserved2 != 0 || t->record_id != 0) return 0;
+    uint32_t c = t->code;
+    if (c != CINT_TAG_Q && (t->storage != 0 || t->frac != 0)) return 0;
+    if (c == CINT_TAG_BOOL) {
+        d[0] = CINT_TAG_BOOL;
+        *payload = 1;
+        return 1;
+    }
+    if (c >= CINT_TAG_I8 && c <= CINT_TAG_I1024) {
+        d[0] = (uint8_t)c;
+        *payload = 1u << (c - CINT_TAG_I8);
+        return 1;
+    }
+    if (c >= CINT_TAG_U8 && c <= CINT_TAG_U64) {
+        d[0] = (uint8_t)c;
+        *payload = 1u << (c - CINT_TAG_U8);
+        return 1;
+    }
+    if (c == CINT_TAG_Q && t->storage >= CINT_TAG_I8 && t->storage <= CINT_TAG_I64) {
+        uint32_t bytes = 1u << (t->storage - CINT_TAG_I8);
+        if (t->frac > bytes * 8u - 1u) return 0;
+        d[0] = CINT_TAG_Q;
+        d[1] = t->storage;
+        d[2] = (uint8_t)(t->frac & 0xFFu);
+        d[3] = (uint8_t)(t->frac >> 8);
+        *payload = bytes;
+        return 4;
+    }
+    return 0;
+}
+
+/* A module variable's tagged-value head (IM-146) into d (at most 40 bytes), where its payload lies
+   in the globals and how large it is. A scalar is its scalar_desc; an array (type code
+   CINT_TAG_ARRAY, storage the element tag of a scalar of at most 8 bytes, fixed point excluded)
+   has in its storage a header, U64 rank (1 to 4) then an I64 extent per dimension, written by the
+   emitter and never changed, followed by the elements row-major: its head is the array descriptor
+   (0x51, element, rank, extents) and its payload the elements, one Bool a byte. 0: no canonical
+   form. */
+static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint8_t d[40], uint64_t *off,
+                            uint64_t *payload, uint32_t *esize)
+{
+    const cint_type *t = &g->type;
+    if (t->code != CINT_TAG_ARRAY) {
+        uint32_t size = 0, n = scalar_desc(t, d, &size);
+        if (n == 0 || g->bytes != size) return 0;
+        *off = g->offset;
+        *payload = size;
+        *esize = size;
+        return n;
+    }
+    cint_type et = {t->storage, 0u, 0u, 0u, 0u, 0u, 0u};
+    uint8_t ed[4];
+    uint32_t es = 0;
+    if (t->reserved0 != 0 || t->frac != 0 || t->reserved1 != 0 || t->record_id != 0 || t->reserved2 != 0 ||
+        scalar_desc(&et, ed, &es) != 1 || es > 8u)
+        return 0;
+    if (g->offset > ctx->globals_bytes || ctx->globals_bytes - g->offset < 8u) return 0;
+    const uint8_t *h = ctx->globals + g->offset;
+    uint64_t rank = 0;
+    for (unsigned k = 0; k < 8u; k++) rank |= (uint64_t)h[k] << (8u * k);
+    if (rank < 1u || rank > 4u || ctx->globals_bytes - g->offset < 8u + 8u * rank) return 0;
+    uint64_t count = 1;
+    uint32_t n = 0;
+    d[n++] = CINT_TAG_ARRAY;
+    d[n++] = ed[0];
+    d[n++] = (uint8_t)rank;
+    for (uint64_t k = 0; k < rank; k++) {
+        uint64_t e = 0;
+        for (unsigned b = 0; b < 8u; b++) e |= (uint64_t)h[8u + 8u * k + b] << (8u * b);
+        if (e > M64 || (e != 0 && count > M64 / e)) return 0;
+        count *= e;
+        memcpy(d + n, h + 8u + 8u * k, 8u);
+        n += 8u;
+    }
+    if (count > (M64 - 8u * (rank + 1u)) / es || g->bytes != 8u * (rank + 1u) + count * es) return 0;
+    *off = g->offset + 8u * (rank + 1u);
+    *payload = count * es;
+    *esize = es;
+    return n;
+}
+
+static int name_cmp(const cint_name *a, const cint_name *b)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = n ? memcmp(a->bytes, b->bytes, n) : 0;
+    if (c != 0) return c;
+    return (a->len > b->len) - (a->len < b->len);
+}
+
+static int global_cmp(const void *x, const void *y)
+{
+    const cint_global_info *a = *(const cint_global_info *const *)x;
+    const cint_global_info *b = *(const cint_global_info *const *)y;
+    return name_cmp(&a->name, &b->name);
+}
+
+/* The program's module variables sorted by the bytes of their names, checked: each has a
+   canonical scalar type, a name and storage inside the globals. NULL with *ok false: the
+   program's table cannot be written canonically; NULL with *ok true: no room. */
+static const cint_global_info **sorted_globals(cint_ctx *ctx, bool *ok)
+{
+    const cint_program *p = ctx->program;
+    uint32_t n = p->global_count;
+    *ok = true;
+    const cint_global_info **order = rt_alloc(ctx, (size_t)(n ? n : 1u) * sizeof *order);
+    if (order == NULL) return NULL;
+    for (uint32_t k = 0; k < n; k++) {
+        const cint_global_info *g = &p->globals[k];
+        uint8_t d[40];
+        uint64_t off = 0, size = 0;
+        uint32_t es = 0;
+        if (global_desc(ctx, g, d, &off, &size, &es) == 0 || (g->name.len > 0 && g->name.bytes == NULL) ||
+            off > ctx->globals_bytes || size > ctx->globals_bytes - off)
+            *ok = false;
+        order[k] = g;
+    }
+    if (*ok && n > 1) {
+        qsort(order, n, sizeof *order, global_cmp);
+        for (uint32_t k = 1; k < n; k++)
+            if (name_cmp(&order[k - 1]->name, &order[k]->name) == 0) *ok = false;
+    }
+    if (!*ok) {
+        rt_free(ctx, order, (size_t)(n ? n : 1u) * sizeof *order);
+        return NULL;
+    }
+    return order;
+}
+
+static void free_order(cint_ctx *ctx, const cint_global_info **order)
+{
+    uint32_t n = ctx->program->global_count;
+    rt_free(ctx, (void *)order, (size_t)(n ? n : 1u) * sizeof *order);
+}
+
+/* The registry block's bytes after its length. false: a registration without a canonical
+   element type (a record: its qualified name is not known to the context). */
+static bool write_registry(const cint_ctx *ctx, wsink *s)
+{
+    w_text(s, k_registry_domain, sizeof k_registry_domain - 1u);
+    w_le(s, ctx->slot_count, 8);
+    for (uint32_t k = 0; k < ctx->slot_count; k++) {
+        const rt_slot *r = &ctx->slots[k];
+        uint8_t d[4];
+        uint32_t size = 0, n = scalar_desc(&r->type, d, &size);
+        if (n == 0 || size > 8u) return false;
+        w_le(s, r->id, 8);
+        w_le(s, r->generation, 8);
+        w_put(s, d, n);
+        w_le(s, (uint64_t)r->extent, 8);
+        w_le(s, r->owner == CINT_OWNER_RUNTIME ? 1u : r->owner == CINT_OWNER_BORROWED ? 2u : 0u, 1);
+        w_le(s, r->ceiling == CINT_VIEW_WRITE ? 1u : 0u, 1);
+        w_le(s, r->publish == CINT_PUBLISH_COPY ? 1u : 0u, 1);
+    }
+    return true;
+}
+
+static cint_status state_write(cint_ctx *ctx, wsink *s)
+{
+    const cint_program *p = ctx->program;
+    if (p->container_count != 0) return CINT_REFUSED; /* arenas and pools: no canonical form here */
+    bool ok;
+    const cint_global_info **order = sorted_globals(ctx, &ok);
+    if (order == NULL) return ok ? CINT_RESOURCE : CINT_REFUSED;
+
+    w_text(s, k_state_domain, sizeof k_state_domain - 1u);
+    w_put(s, p->revision, 32);
+    w_text(s, k_profile, sizeof k_profile - 1u);
+    w_le(s, p->global_count, 8);
+    for (uint32_t k = 0; k < p->global_count; k++) {
+        const cint_global_info *g = order[k];
+        uint8_t d[40];
+        uint64_t off = 0, size = 0;
+        uint32_t es = 0, n = global_desc(ctx, g, d, &off, &size, &es);
+        w_text(s, g->name.bytes, g->name.len);
+        w_put(s, d, n);
+        const uint8_t *v = ctx->globals + off;
+        if (d[0] == CINT_TAG_BOOL || (d[0] == CINT_TAG_ARRAY && d[1] == CINT_TAG_BOOL))
+            for (uint64_t j = 0; j < size; j++) w_le(s, v[j] != 0 ? 1u : 0u, 1);
+        else w_put(s, v, size);
+    }
+    free_order(ctx, order);
+    w_le(s, 0, 8); /* arena block */
+    w_le(s, 0, 8); /* pool block */
+    wsink count = {NULL, 0, 0};
+    if (!write_registry(ctx, &count)) return CINT_REFUSED;
+    w_le(s, count.len, 8);
+    write_registry(ctx, s);
+    w_le(s, ctx->next_buffer, 8);
+    w_le(s, ctx->next_arena, 8);
+    w_le(s, ctx->next_pool, 8);
+    w_le(s, ctx->entries, 8);
+    w_text(s, k_fuel_model, sizeof k_fuel_model - 1u);
+    size_t flen = rt_fault_bytes(ctx, NULL, 0);
+    if (flen == 0) {
+        w_le(s, 0, 1);
+    } else {
+        w_le(s, 1, 1);
+        w_le(s, flen, 4);
+        if (s->len < s->cap && s->cap - s->len >= flen) {
+            rt_fault_bytes(ctx, s->buf + s->len, flen);
+            s->len += flen;
+        } else {
+            /* the buffer ends inside the record: write what fits through a scratch copy */
+            uint8_t *tmp = rt_alloc(ctx, flen);
+            if (tmp == NULL) return CINT_RESOURCE;
+            rt_fault_bytes(ctx, tmp, flen);
+            w_put(s, tmp, flen);
+            rt_free(ctx, tmp, flen);
+        }
+    }
+    w_le(s, ctx->effects, 8);
+    return CINT_OK;
+}
+
+cint_status cint_gen_state_encode(cint_ctx *ctx, uint8_t *buf, size_t cap, size_t *len)
+{
+    if (ctx == NULL) return CINT_REFUSED;
+    if (!rt_acquire(ctx)) return CINT_BUSY;
+    if (len == NULL || (buf == NULL && cap > 0)) {
+        ctx->refusal = CINT_REFUSAL_CALL;
+        rt_release(ctx);
+        return CINT_REFUSED;
+    }
+    wsink s = {buf, cap, 0};
+    cint_status st = state_write(ctx, &s);
+    if (st == CINT_OK) *len = s.len;
+    else if (st == CINT_REFUSED) ctx->refusal = CINT_REFUSAL_UNSUPPORTED;
+    rt_release(ctx);
+    return st;
+}
+
+/* --- the reader ---------------------------------------------------------------------------- */
+
+typedef struct rd {
+    const uint8_t *p;
+    size_t len, pos;
+    size_t base;     /* offset of p in the whole input, for error offsets */
+    size_t err_at;   /* offset of the first offending field */
+    uint32_t err;    /* CINT_STATE_* of the first failure, 0 while none */
+} rd;
+
+static bool fail(rd *r, size_t at, uint32_t why)
+{
+    if (r->err == 0) {
+        r->err = why;
+        r->err_at = r->base + at;
+    }
+    return false;
+}
+
+static bool bad(rd *r, size_t at) { return fail(r, at, CINT_STATE_MALFORMED); }
+
+static size_t left(const rd *r) { return r->len - r->pos; }
+
+static bool take(rd *r, size_t n, const uint8_t **out)
+{
+    if (n > left(r)) return bad(r, r->pos);
+    *out = r->p + r->pos;
+    r->pos += n;
+    return true;
+}
+
+static bool rd_le(rd *r, unsigned n, uint64_t *v)
+{
+    const uint8_t *b;
+    if (!take(r, n, &b)) return false;
+    uint64_t x = 0;
+    for (unsigned k = 0; k < n; k++) x |= (uint64_t)b[k] << (8u * k);
+    *v = x;
+    return true;
+}
+
+static bool rd_i64(rd *r, int64_t *v)
+{
+    uint64_t u;
+    if (!rd_le(r, 8, &u)) return false;
+    memcpy(v, &u, sizeof u);
+    return true;
+}
+
+/* A U32 length at most limit and at most the bytes remaining, and its bytes. */
+static bool rd_bytes(rd *r, uint64_t limit, const uint8_t **b, uint32_t *n)
+{
+    size_t at = r->pos;
+    uint64_t v;
+    if (!rd_le(r, 4, &v)) return false;
+    if (v > limit || v > left(r)) return bad(r, at);
+    *n = (uint32_t)v;
+    return take(r, (size_t)v, b);
+}
+
+static bool rd_expect(rd *r, const char *text, size_t n)
+{
+    size_t at = r->pos;
+    const uint8_t *b;
+    uint32_t got;
+    if (!rd_bytes(r, UINT32_MAX, &b, &got)) return false;
+    if (got != n || memcmp(b, text, n) != 0) return bad(r, at);
+    return true;
+}
+
+static bool rd_presence(rd *r, bool *present)
+{
+    size_t at = r->pos;
+    uint64_t v;
+    if (!rd_le(r, 1, &v)) return false;
+    if (v > 1) return bad(r, at);
+    *present = v == 1;
+    return true;
+}
+
+/* Strict UTF-8, as Python decodes it: no overlong forms, no surrogates, at most U+10FFFF. */
+static bool utf8_ok(const uint8_t *s, size_t n)
+{
+    size_t k = 0;
+    while (k < n) {
+        uint8_t c = s[k];
+        if (c < 0x80u) {
+            k++;
+            continue;
+        }
+        size_t need;
+        uint8_t lo = 0x80u, hi = 0xBFu;
+        if (c >= 0xC2u && c <= 0xDFu) need = 1;
+        else if (c >= 0xE0u && c <= 0xEFu) {
+            need = 2;
+            if (c == 0xE0u) lo = 0xA0u;
+            if (c == 0xEDu) hi = 0x9Fu;
+        } else if (c >= 0xF0u && c <= 0xF4u) {
+            need = 3;
+            if (c == 0xF0u) lo = 0x90u;
+            if (c == 0xF4u) hi = 0x8Fu;
+        } else {
+            return false;
+        }
+        if (n - k - 1u < need) return false;
+        if (s[k + 1] < lo || s[k + 1] > hi) return false;
+        for (size_t j = 2; j <= need; j++)
+            if (s[k + j] < 0x80u || s[k + j] > 0xBFu) return false;
+        k += need + 1u;
+    }
+    return true;
+}
+
+static bool rd_utf8(rd *r, uint64_t limit, const uint8_t **b, uint32_t *n)
+{
+    size_t at = r->pos;
+    if (!rd_bytes(r, limit, b, n)) return false;
+    if (!utf8_ok(*b, *n)) return bad(r, at + 4u);
+    return true;
+}
+
+/* A Z payload (IM-145): a count at most bound, then minimal two's complement bytes. */
+static bool rd_z(rd *r, uint32_t bound)
+{
+    size_t at = r->pos;
+    uint64_t n;
+    const uint8_t *b;
+    if (!rd_le(r, 4, &n)) return false;
+    if (n > bound) return bad(r, at);
+    if (!take(r, (size_t)n, &b)) return false;
+    if (n == 1 && b[0] == 0) return bad(r, at);
+    if (n >= 2) {
+        uint8_t top = b[n - 1], next = b[n - 2];
+        if ((top == 0x00u && next < 0x80u) || (top == 0xFFu && next >= 0x80u)) return bad(r, at);
+    }
+    return true;
+}
+
+/* --- type descriptors and payloads (IM-146 to IM-148) ---------------------------------------- */
+
+enum { D_BOOL, D_Z, D_INT, D_FIXED, D_ARRAY, D_VIEW, D_STRUCT, D_REDACTED };
+enum { ROLE_VALUE, ROLE_ELEMENT, ROLE_REDACTED };
+
+typedef struct dinfo {
+    int kind;
+    uint32_t size;        /* payload bytes of Bool, an integer or fixed point */
+    int elem;             /* an array's element kind */
+    uint32_t elem_size;   /* its payload bytes (0 for a struct: unknown) */
+    uint8_t rank;
+    int64_t extents[MAX_RANK];
+} dinfo;
+
+static bool rd_dims(rd *r, unsigned per, uint8_t *rank_out, int64_t *extents)
+{
+    size_t at = r->pos;
+    uint64_t rank;
+    if (!rd_le(r, 1, &rank)) return false;
+    if (rank < 1 || rank > MAX_RANK) return bad(r, at);
+    if (rank * 8u * per > left(r)) return bad(r, at);
+    for (uint64_t k = 0; k < rank; k++) {
+        size_t e_at = r->pos;
+        int64_t e, x;
+        if (!rd_i64(r, &e)) return false;
+        if (e < 0) return bad(r, e_at);
+        if (extents != NULL) extents[k] = e;
+        for (unsigned j = 1; j < per; j++)
+            if (!rd_i64(r, &x)) return false;
+    }
+    *rank_out = (uint8_t)rank;
+    return true;
+}
+
+/* The view's fields after its element: buffer, generation, rank, origin, dims, permission. */
+static bool rd_view_rest(rd *r)
+{
+    uint64_t v;
+    size_t at;
+    if (!rd_le(r, 8, &v) || !rd_le(r, 8, &v)) return false;
+    at = r->pos;
+    if (!rd_le(r, 1, &v)) return false;
+    if (v < 1 || v > MAX_RANK) return bad(r, at);
+    uint64_t rank = v;
+    int64_t origin;
+    if (!rd_i64(r, &origin)) return false;
+    if (rank * 24u > left(r)) return bad(r, at);
+    for (uint64_t k = 0; k < rank; k++) {
+        size_t e_at = r->pos;
+        int64_t e, x;
+        if (!rd_i64(r, &e)) return false;
+        if (e < 0) return bad(r, e_at);
+        if (!rd_i64(r, &x) || !rd_i64(r, &x)) return false;
+    }
+    at = r->pos;
+    if (!rd_le(r, 1, &v)) return false;
+    if (v > 1) return bad(r, at);
+    return true;
+}
+
+static bool rd_desc(rd *r, int role, bool in_fault, dinfo *d)
+{
+    size_t at = r->pos;
+    uint64_t tag;
+    if (!rd_le(r, 1, &tag)) return false;
+    memset(d, 0, sizeof *d);
+    if (tag == CINT_TAG_BOOL) {
+        d->kind = D_BOOL;
+        d->size = 1;
+        return true;
+    }
+    if (tag == CINT_TAG_Z) {
+        if (role == ROLE_ELEMENT) return bad(r, at);
+        d->kind = D_Z;
+        return true;
+    }
+    if ((tag >= CINT_TAG_I8 && tag <= CINT_TAG_I1024) || (tag >= CINT_TAG_U8 && tag <= CINT_TAG_U64)) {
+        d->kind = D_INT;
+        d->size = 1u << (tag - (tag >= CINT_TAG_U8 ? CINT_TAG_U8 : CINT_TAG_I8));
+        return true;
+    }
+    if (tag == CINT_TAG_Q) {
+        uint64_t st, f;
+        size_t st_at = r->pos;
+        if (!rd_le(r, 1, &st)) return false;
+        if (st < CINT_TAG_I8 || st > CINT_TAG_I64) return bad(r, st_at);
+        uint32_t bytes = 1u << (st - CINT_TAG_I8);
+        size_t f_at = r->pos;
+        if (!rd_le(r, 2, &f)) return false;
+        if (f > bytes * 8u - 1u) return bad(r, f_at);
+        d->kind = D_FIXED;
+        d->size = bytes;
+        return true;
+    }
+    if (tag == CINT_TAG_ARRAY) {
+        if (role == ROLE_ELEMENT) return bad(r, at);
+        dinfo e;
+        if (!rd_desc(r, ROLE_ELEMENT, in_fault, &e)) return false;
+        if (e.kind != D_BOOL && e.kind != D_INT && e.kind != D_FIXED && e.kind != D_STRUCT) return bad(r, at);
+        d->kind = D_ARRAY;
+        d->elem = e.kind;
+        d->elem_size = e.kind == D_STRUCT ? 0u : e.size;
+        if (!rd_dims(r, 1, &d->rank, d->extents)) return false;
+        if (d->elem_size != 0) { /* IM-148: the payload size within M64 */
+            uint64_t size = d->elem_size;
+            bool zero = false, over = false;
+            for (uint32_t k = 0; k < d->rank; k++) {
+                if (d->extents[k] == 0) zero = true;
+                else if (__builtin_mul_overflow(size, (uint64_t)d->extents[k], &size) || size > M64) over = true;
+            }
+            if (over && !zero) return bad(r, at);
+        }
+        return true;
+    }
+    if (tag == CINT_TAG_VIEW) {
+        if (!in_fault || role == ROLE_ELEMENT) return bad(r, at);
+        dinfo e;
+        if (!rd_desc(r, ROLE_ELEMENT, in_fault, &e)) return false;
+        if (e.kind != D_BOOL && e.kind != D_INT && e.kind != D_FIXED && e.kind != D_STRUCT) return bad(r, at);
+        d->kind = D_VIEW;
+        return rd_view_rest(r);
+    }
+    if (tag == CINT_TAG_STRUCT) {
+        const uint8_t *b;
+        uint32_t n;
+        if (!rd_utf8(r, UINT32_MAX, &b, &n)) return false;
+        d->kind = D_STRUCT;
+        return true;
+    }
+    if (tag == CINT_TAG_REDACTED) {
+        if (!in_fault || role != ROLE_VALUE) return bad(r, at);
+        dinfo inner;
+        if (!rd_desc(r, ROLE_REDACTED, in_fault, &inner)) return false;
+        d->kind = D_REDACTED;
+        return true;
+    }
+    return bad(r, at); /* unknown, or a ternary tag whose payload this decoder does not read */
+}
+
+static bool rd_payload(rd *r, const dinfo *d, uint32_t z_bound)
+{
+    size_t at = r->pos;
+    const uint8_t *b;
+    switch (d->kind) {
+    case D_BOOL:
+        if (!take(r, 1, &b)) return false;
+        return b[0] <= 1u ? true : bad(r, at);
+    case D_INT:
+    case D_FIXED:
+        return take(r, d->size, &b);
+    case D_Z:
+        return rd_z(r, z_bound);
+    case D_VIEW:
+    case D_REDACTED:
+        return true;
+    case D_ARRAY: {
+        if (d->elem_size == 0) return bad(r, at); /* a struct's layout is not in the bytes */
+        uint64_t count = 1;
+        for (uint32_t k = 0; k < d->rank; k++)
+            if (__builtin_mul_overflow(count, (uint64_t)d->extents[k], &count)) return bad(r, at);
+        uint64_t size;
+        if (__builtin_mul_overflow(count, (uint64_t)d->elem_size, &size) || size > left(r)) return bad(r, at);
+        /* cint_abi's implementation limit on the nested lists of a zero-size array */
+        uint64_t lists = 1, prefix = 1;
+        for (uint32_t k = 0; k + 1u < d->rank; k++) {
+            if (d->extents[k] == 0) break;
+            if (__builtin_mul_overflow(prefix, (uint64_t)d->extents[k], &prefix) || prefix > MAX_NESTED_LISTS) {
+                lists = MAX_NESTED_LISTS + 1u;
+                break;
+            }
+            lists += prefix;
+        }
+        if (lists > MAX_NESTED_LISTS) return bad(r, at);
+        if (!take(r, (size_t)size, &b)) return false;
+        if (d->elem == D_BOOL)
+            for (uint64_t k = 0; k < size; k++)
+                if (b[k] > 1u) return bad(r, at + (size_t)k);
+        return true;
+    }
+    default:
+        return bad(r, at); /* a struct payload needs its layout */
+    }
+}
+
+/* A tagged value of a fault record: its bytes (at most CINT_TVALUE_BYTES) into t. */
+static bool rd_tvalue(rd *r, cint_tvalue *t)
+{
+    size_t at = r->pos;
+    dinfo d;
+    if (!rd_desc(r, ROLE_VALUE, true, &d) || !rd_payload(r, &d, Z_BOUND)) return false;
+    size_t n = r->pos - at;
+    if (n > CINT_TVALUE_BYTES) return fail(r, at, CINT_STATE_UNREPRESENTABLE);
+    memset(t, 0, sizeof *t);
+    t->len = (uint32_t)n;
+    memcpy(t->bytes, r->p + at, n);
+    return true;
+}
+
+/* A position (path, line, column) as a site of the program's tables. A position outside them
+   is held as module UINT32_MAX, which cint_fault_get writes as an empty path at 0:0, so only
+   that one is kept; any other is not representable. */
+static bool rd_position(rd *r, const cint_program *p, cint_position *out)
+{
+    size_t at = r->pos;
+    const uint8_t *path;
+    uint32_t n;
+    uint64_t line, column;
+    if (!rd_utf8(r, MAX_PATH, &path, &n) || !rd_le(r, 4, &line) || !rd_le(r, 4, &column)) return false;
+    for (uint32_t k = 0; k < p->module_count; k++) {
+        const cint_module *m = p->modules[k];
+        if (m->path_len != n || (n > 0 && memcmp(m->path, path, n) != 0)) continue;
+        for (uint32_t s = 0; s < m->site_count; s++)
+            if (m->sites[s].line == line && m->sites[s].column == column) {
+                out->module = k;
+                out->index = s;
+                return true;
+            }
+    }
+    if (n == 0 && line == 0 && column == 0) {
+        out->module = UINT32_MAX;
+        out->index = UINT32_MAX;
+        return true;
+    }
+    return fail(r, at, CINT_STATE_UNREPRESENTABLE);
+}
+
+static bool rd_nonneg(rd *r, int64_t *v)
+{
+    size_t at = r->pos;
+    if (!rd_i64(r, v)) return false;
+    return *v >= 0 ? true : bad(r, at);
+}
+
+/* The scratch of a restore: everything decoded, nothing of the context changed yet. */
+typedef struct scratch {
+    uint8_t *globals;
+    size_t globals_bytes;
+    uint64_t next_buffer, next_arena, next_pool, entries;
+    int64_t effects;
+    bool has_fault;
+    cint_fault_record fault;
+    cint_position *stack;
+    size_t stack_cap;
+    char *name;
+    size_t name_cap;
+} scratch;
+
+/* An IM-149 record, layout version 2, read as a run-time record (IM-148), into sc. */
+static bool rd_fault(cint_ctx *ctx, rd *r, scratch *sc)
+{
+    const cint_program *p = ctx->program;
+    cint_fault_record *f = &sc->fault;
+    const uint8_t *b;
+    uint32_t n;
+    uint64_t v;
+    bool present;
+    memset(f, 0, sizeof *f);
+    f->program = p;
+
+    if (!rd_expect(r, k_fault_domain, sizeof k_fault_domain - 1u)) return false;
+    size_t at = r->pos;
+    if (!rd_le(r, 2, &v)) return false;
+    if (v < CINT_E_OVERFLOW || v > CINT_E_ASSERT) return bad(r, at);
+    f->code = (uint16_t)v;
+    at = r->pos;
+    if (!rd_bytes(r, CINT_FAULT_OPERATION_MAX, &b, &n)) return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (b[k] >= 0x80u) return bad(r, at + 4u + k);
+    f->operation_len = n;
+    memcpy(f->operation, b, n);
+    at = r->pos;
+    if (!rd_le(r, 4, &v)) return false;
+    if (v > CINT_FAULT_OPERANDS_MAX) return bad(r, at);
+    f->operand_count = (uint32_t)v;
+    for (uint32_t k = 0; k < f->operand_count; k++)
+        if (!rd_tvalue(r, &f->operands[k])) return false;
+
+    if (!rd_presence(r, &present)) return false;
+    if (present) {
+        at = r->pos;
+        if (!rd_le(r, 1, &v)) return false;
+        if (v == CINT_TAG_Z) {
+            size_t z_at = r->pos;
+            if (!rd_z(r, Z_BOUND)) return false;
+            size_t zn = r->pos - z_at;
+            f->exact.bytes[0] = CINT_TAG_Z;
+            memcpy(&f->exact.bytes[1], r->p + z_at, zn);
+            f->exact.len = (uint32_t)(1u + zn);
+        } else if (v == CINT_TAG_REDACTED) {
+            uint64_t inner;
+            if (!rd_le(r, 1, &inner)) return false;
+            if (inner != CINT_TAG_Z) return bad(r, at);
+            f->exact.bytes[0] = CINT_TAG_REDACTED;
+            f->exact.bytes[1] = CINT_TAG_Z;
+            f->exact.len = 2;
+        } else {
+            return bad(r, at);
+        }
+        f->has_exact = 1;
+    }
+    if (!rd_presence(r, &present)) return false;
+    if (present) {
+        if (!rd_tvalue(r, &f->limit)) return false;
+        f->has_limit = 1;
+    }
+    if (!rd_position(r, p, &f->position)) return false;
+    if (!rd_presence(r, &present)) return false;
+    if (present) {
+        if (!take(r, 32, &b)) return false;
+        f->has_revision = 1;
+        memcpy(f->revision, b, 32);
+    }
+    if (!rd_presence(r, &present)) return false;
+    if (present) {
+        if (!take(r, 32, &b)) return false;
+        f->has_source_map = 1;
+        memcpy(f->source_map, b, 32);
+    }
+    if (!rd_presence(r, &present)) return false;
+    if (present) {
+        if (!rd_utf8(r, UINT32_MAX, &b, &n)) return false;
+        if (n > 0) {
+            sc->name = rt_alloc(ctx, n);
+            if (sc->name == NULL) return fail(r, r->pos, CINT_STATE_UNREPRESENTABLE);
+            sc->name_cap = n;
+            memcpy(sc->name, b, n);
+        }
+        f->has_address = 1;
+        f->address.name_len = n;
+        if (!rd_nonneg(r, &f->address.dispatch)) return false;
+        at = r->pos;
+        if (!rd_le(r, 1, &v)) return false;
+        if (v > CINT_PHASE_EPILOGUE) return bad(r, at);
+        f->address.phase = (uint32_t)v;
+        at = r->pos;
+        bool item;
+        if (!rd_presence(r, &item)) return false;
+        if (item != (v == CINT_PHASE_WORK_ITEM)) return bad(r, at);
+        if (item) {
+            f->address.has_work_item = 1;
+            if (!rd_nonneg(r, &f->address.work_item) || !rd_nonneg(r, &f->address.step)) return false;
+        }
+    }
+    at = r->pos;
+    if (!rd_le(r, 4, &v)) return false;
+    if (v * 12u > left(r)) return bad(r, at);
+    if (v > ctx->frames) return fail(r, at, CINT_STATE_UNREPRESENTABLE);
+    if (v > 0) {
+        sc->stack_cap = (size_t)v;
+        sc->stack = rt_alloc(ctx, sc->stack_cap * sizeof(cint_position));
+        if (sc->stack == NULL) return fail(r, at, CINT_STATE_UNREPRESENTABLE);
+    }
+    f->stack_count = v;
+    for (uint64_t k = 0; k < v; k++)
+        if (!rd_position(r, p, &sc->stack[k])) return false;
+    if (r->pos != r->len) return bad(r, r->pos);
+    return true;
+}
+
+/* The registry block: checked, and dropped (every registration ends at a restore). *max_id
+   receives the greatest identifier present, 0 if none. */
+static bool rd_registry(rd *r, uint64_t *max_id)
+{
+    uint64_t count, last = 0, v;
+    if (!rd_expect(r, k_registry_domain, sizeof k_registry_domain - 1u)) return false;
+    size_t at = r->pos;
+    if (!rd_le(r, 8, &count)) return false;
+    if (count > left(r) / 28u) return bad(r, at);
+    for (uint64_t k = 0; k < count; k++) {
+        at = r->pos;
+        if (!rd_le(r, 8, &v)) return false;
+        if (v == 0 || v <= last) return bad(r, at);
+        last = v;
+        at = r->pos;
+        if (!rd_le(r, 8, &v)) return false;
+        if (v < 1 || v > M64) return bad(r, at);
+        dinfo d;
+        if (!rd_desc(r, ROLE_ELEMENT, false, &d)) return false;
+        at = r->pos;
+        int64_t extent;
+        if (!rd_i64(r, &extent)) return false;
+        if (extent < 0) return bad(r, at);
+        uint64_t bytes;
+        if (d.kind != D_STRUCT && (__builtin_mul_overflow((uint64_t)extent, (uint64_t)d.size, &bytes) || bytes > M64))
+            return bad(r, at);
+        uint64_t owner, ceiling, publish;
+        at = r->pos;
+        if (!rd_le(r, 1, &owner)) return false;
+        if (owner < 1 || owner > 2) return bad(r, at); /* 0: context memory, which no state here holds */
+        at = r->pos;
+        if (!rd_le(r, 1, &ceiling)) return false;
+        if (ceiling > 1) return bad(r, at);
+        at = r->pos;
+        if (!rd_le(r, 1, &publish)) return false;
+        if (publish > 1 || (publish == 1 && ceiling == 0)) return bad(r, at);
+    }
+    if (r->pos != r->len) return bad(r, r->pos);
+    *max_id = last;
+    return true;
+}
+
+static bool rd_state(cint_ctx *ctx, rd *r, scratch *sc, const cint_global_info **order)
+{
+    const cint_program *p = ctx->program;
+    const uint8_t *b;
+    uint64_t v;
+    if (!rd_expect(r, k_state_domain, sizeof k_state_domain - 1u)) return false;
+    size_t at = r->pos;
+    if (!take(r, 32, &b)) return false;
+    if (memcmp(b, p->revision, 32) != 0) return fail(r, at, CINT_STATE_REVISION);
+    if (!rd_expect(r, k_profile, sizeof k_profile - 1u)) return false;
+
+    at = r->pos;
+    if (!rd_le(r, 8, &v)) return false;
+    if (v > left(r) / 6u) return bad(r, at);
+    if (v != p->global_count) return fail(r, at, CINT_STATE_GLOBALS);
+    for (uint32_t k = 0; k < p->global_count; k++) {
+        const cint_global_info *g = order[k];
+        uint8_t d[40];
+        uint64_t goff = 0, size = 0;
+        uint32_t es = 0, dn = global_desc(ctx, g, d, &goff, &size, &es);
+        uint32_t n;
+        at = r->pos;
+        if (!rd_utf8(r, UINT32_MAX, &b, &n)) return false;
+        if (n != g->name.len || (n > 0 && memcmp(b, g->name.bytes, n) != 0)) return fail(r, at, CINT_STATE_GLOBALS);
+        at = r->pos;
+        if (dn > left(r) || memcmp(r->p + r->pos, d, dn) != 0) return fail(r, at, CINT_STATE_GLOBALS);
+        r->pos += dn;
+        at = r->pos;
+        if (size > left(r)) return bad(r, at);
+        if (!take(r, (size_t)size, &b)) return false;
+        if (d[0] == CINT_TAG_BOOL || (d[0] == CINT_TAG_ARRAY && d[1] == CINT_TAG_BOOL))
+            for (uint64_t j = 0; j < size; j++)
+                if (b[j] > 1u) return bad(r, at + (size_t)j);
+        memcpy(sc->globals + goff, b, (size_t)size);
+    }
+    at = r->pos;
+    if (!rd_le(r, 8, &v)) return false;
+    if (v != 0) return bad(r, at); /* arena block */
+    at = r->pos;
+    if (!rd_le(r, 8, &v)) return false;
+    if (v != 0) return bad(r, at); /* pool block */
+
+    at = r->pos;
+    if (!rd_le(r, 8, &v)) return false;
+    if (v > left(r)) return bad(r, at);
+    rd sub = {r->p + r->pos, (size_t)v, 0, r->base + r->pos, 0, 0};
+    uint64_t max_id = 0;
+    if (!rd_registry(&sub, &max_id)) return fail(r, sub.err_at - r->base, sub.err);
+    r->pos += (size_t)v;
+
+    uint64_t *counters[3] = {&sc->next_buffer, &sc->next_arena, &sc->next_pool};
+    size_t buffer_at = r->pos;
+    for (int k = 0; k < 3; k++) {
+        at = r->pos;
+        if (!rd_le(r, 8, counters[k])) return false;
+        if (*counters[k] == 0) return bad(r, at);
+    }
+    if (!rd_le(r, 8, &sc->entries)) return false;
+    if (max_id != 0 && sc->next_buffer <= max_id) return bad(r, buffer_at);
+    if (!rd_expect(r, k_fuel_model, sizeof k_fuel_model - 1u)) return false;
+    if (!rd_presence(r, &sc->has_fault)) return false;
+    if (sc->has_fault) {
+        at = r->pos;
+        if (!rd_le(r, 4, &v)) return false;
+        if (v > left(r)) return bad(r, at);
+        rd fr = {r->p + r->pos, (size_t)v, 0, r->base + r->pos, 0, 0};
+        if (!rd_fault(ctx, &fr, sc)) return fail(r, fr.err_at - r->base, fr.err);
+        r->pos += (size_t)v;
+    }
+    at = r->pos;
+    if (!rd_i64(r, &sc->effects)) return false;
+    if (sc->effects < 0) return bad(r, at);
+    if (r->pos != r->len) return bad(r, r->pos);
+    return true;
+}
+
+static void scratch_free(cint_ctx *ctx, scratch *sc)
+{
+    rt_free(ctx, sc->globals, sc->globals_bytes);
+    rt_free(ctx, sc->stack, sc->stack_cap * sizeof(cint_position));
+    rt_free(ctx, sc->name, sc->name_cap);
+}
+
+static cint_status restore_refused(cint_ctx *ctx, uint64_t *detail, uint32_t why, size_t at, uint32_t reason)
+{
+    if (detail != NULL) {
+        detail[0] = why;
+        detail[1] = at;
+    }
+    ctx->refusal = reason;
+    rt_release(ctx);
+    return CINT_REFUSED;
+}
+
+cint_status cint_gen_state_restore(cint_ctx *ctx, const uint8_t *data, size_t len, uint64_t detail[2])
+{
+    if (ctx == NULL) return CINT_REFUSED;
+    if (!rt_acquire(ctx)) return CINT_BUSY;
+    if (detail != NULL) detail[0] = detail[1] = 0;
+    if (data == NULL && len > 0) return restore_refused(ctx, detail, CINT_STATE_MALFORMED, 0, CINT_REFUSAL_CALL);
+    if (ctx->program->container_count != 0)
+        return restore_refused(ctx, detail, CINT_STATE_UNREPRESENTABLE, 0, CINT_REFUSAL_UNSUPPORTED);
+    if (ctx->lease_count > 0) { /* freeing leased storage would break the lease (6.3) */
+        ctx->refusal = CINT_REFUSAL_LEASED;
+        rt_release(ctx);
+        return CINT_BUSY;
+    }
+    bool ok;
+    const cint_global_info **order = sorted_globals(ctx, &ok);
+    if (order == NULL) {
+        if (!ok) return restore_refused(ctx, detail, CINT_STATE_UNREPRESENTABLE, 0, CINT_REFUSAL_UNSUPPORTED);
+        ctx->refusal = CINT_REFUSAL_NONE;
+        rt_release(ctx);
+        return CINT_RESOURCE;
+    }
+    scratch sc;
+    memset(&sc, 0, sizeof sc);
+    sc.globals_bytes = ctx->globals_bytes;
+    sc.globals = rt_alloc_zero(ctx, sc.globals_bytes);
+    if (sc.globals == NULL) {
+        free_order(ctx, order);
+        ctx->refusal = CINT_REFUSAL_NONE;
+        rt_release(ctx);
+        return CINT_RESOURCE;
+    }
+    if (ctx->globals_bytes > 0) memcpy(sc.globals, ctx->globals, ctx->globals_bytes);
+    rd r = {data, len, 0, 0, 0, 0};
+    bool good = rd_state(ctx, &r, &sc, order);
+    free_order(ctx, order);
+    if (!good) {
+        scratch_free(ctx, &sc);
+        return restore_refused(ctx, detail, r.err ? r.err : CINT_STATE_MALFORMED, r.err_at,
+                               r.err == CINT_STATE_UNREPRESENTABLE ? CINT_REFUSAL_UNSUPPORTED : CINT_REFUSAL_CALL);
+    }
+
+    /* every check passed: replace the state */
+    for (uint32_t k = 0; k < ctx->slot_count; k++)
+        if (ctx->slots[k].owner == CINT_OWNER_RUNTIME) rt_free(ctx, ctx->slots[k].base, ctx->slots[k].alloc);
+    ctx->slot_count = 0;
+    if (sc.next_buffer > ctx->next_buffer) ctx->next_buffer = sc.next_buffer;
+    if (sc.next_arena > ctx->next_arena) ctx->next_arena = sc.next_arena;
+    if (sc.next_pool > ctx->next_pool) ctx->next_pool = sc.next_pool;
+    ctx->entries = sc.entries;
+    ctx->effects = (uint64_t)sc.effects;
+    if (ctx->globals_bytes > 0) memcpy(ctx->globals, sc.globals, ctx->globals_bytes);
+    memset(&ctx->fault, 0, sizeof ctx->fault);
+    ctx->boundary = false;
+    if (sc.has_fault) {
+        ctx->fault = sc.fault;
+        if (sc.fault.stack_count > 0)
+            memcpy(ctx->fault_stack, sc.stack, (size_t)sc.fault.stack_count * sizeof(cint_position));
+        ctx->fault.stack = ctx->fault_stack;
+        if (sc.name != NULL) {
+            rt_free(ctx, ctx->fault_name, ctx->fault_name_cap);
+            ctx->fault_name = sc.name;
+            ctx->fault_name_cap = sc.name_cap;
+            sc.name = NULL;
+            sc.name_cap = 0;
+        }
+        if (ctx->fault.has_address) ctx->fault.address.name = ctx->fault.address.name_len ? ctx->fault_name : "";
+    }
+    scratch_free(ctx, &sc);
+    ctx->refusal = CINT_REFUSAL_NONE;
+    rt_release(ctx);
+    return CINT_OK;
+}
