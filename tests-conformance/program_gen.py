@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-INT_TYPES = ["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "I128", "I256"]
+INT_TYPES = ["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "I128", "I256", "I512", "I1024"]
 WIDTH = {"I8": 8, "I16": 16, "I32": 32, "I64": 64, "U8": 8, "U16": 16, "U32": 32, "U64": 64,
-         "I128": 128, "I256": 256}
+         "I128": 128, "I256": 256, "I512": 512, "I1024": 1024}
 ARITH = ["+", "-", "*", "/", "%", "+%", "-%", "*%", "+|", "-|", "*|"]
 BITS = ["&", "|", "^"]
 SHIFTS = ["<<", "<<%", ">>"]
@@ -81,8 +81,25 @@ class Gen:
         if k < 0.82:
             c = self.cond(names, depth + 1)
             return "(%s ? %s : %s)" % (c, self.expr(t, names, depth + 1), self.expr(t, names, depth + 1))
-        if k < 0.9 and t.startswith("I") and WIDTH[t] <= 64:
+        if k < 0.9 and t.startswith("I"):
             f = r.choice(["abs", "min", "max", "div_trunc", "rem_euclid", "div_euclid"])
+            if WIDTH[t] > 64 and r.random() < 0.4:
+                # the named operations with wide intermediates, on the wide types only
+                f = r.choice(["isqrt", "div_round", "muldiv", "clamp", "mul_full", "shift"])
+                a, b = self.expr(t, names, depth + 1), self.expr(t, names, depth + 1)
+                if f == "isqrt":
+                    return "isqrt(%s)" % a
+                if f == "div_round":
+                    return "div_round(%s, %s, %s)" % (a, b, r.choice(["floor", "ceil", "half_even", "half_away"]))
+                if f == "muldiv":
+                    return "muldiv(%s, %s, %s, %s, trunc)" % (t, a, b, self.expr(t, names, depth + 1))
+                if f == "clamp":
+                    return "clamp(%s, %s, %s)" % (a, b, self.expr(t, names, depth + 1))
+                if f == "mul_full" and WIDTH[t] < 1024:
+                    return "(mul_full(%s, %s) as%% %s)" % (a, b, t)
+                # a count of a wide type
+                return "(%s %s (%s as %s))" % (a, r.choice(SHIFTS), r.choice([0, 1, WIDTH[t] - 1, WIDTH[t], -1]),
+                                              r.choice(["I128", "I1024"]))
             if f == "abs":
                 return "abs(%s)" % self.expr(t, names, depth + 1)
             return "%s(%s, %s)" % (f, self.expr(t, names, depth + 1), self.expr(t, names, depth + 1))
@@ -118,6 +135,8 @@ class Gen:
         r = self.rnd
         pad = "    " * indent
         for _ in range(r.randint(1, 4)):
+            if names and r.random() < 0.12 and self.extra(names, depth, lines, pad, indent, fixed):
+                continue
             k = r.random()
             if k < 0.4 or not names:
                 t = r.choice(self.types)
@@ -177,15 +196,120 @@ class Gen:
             else:
                 lines.append('%s"%s\\n";' % (pad, " ".join("{%s}" % n for n in list(names)[:3])))
 
+    # ---- defer, error unions, as?, divmod and format specifications (issues 3 and 6)
+
+    def narrow(self, names):
+        return [n for n, t in names.items() if WIDTH[t] <= 64]
+
+    def extra(self, names, depth, lines, pad, indent, fixed):
+        """One statement of the later features; False when none fits here."""
+        r = self.rnd
+        k = r.random()
+        small = self.narrow(names)
+        if k < 0.3 and depth < 2 and not getattr(self, "in_defer", False):
+            # a deferred block: runs at every exit of this block (not after a fault); no jump leaves it
+            saved, self.loops, self.in_defer = self.loops, [], True
+            lines.append("%sdefer {" % pad)
+            self.block(dict(names), depth + 1, lines, indent + 1, fixed)
+            lines.append("%s}" % pad)
+            self.loops, self.in_defer = saved, False
+            return True
+        if k < 0.55:
+            t = r.choice(["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64"])
+            n = self.fresh()
+            src = self.expr(r.choice(self.types), names)
+            if r.random() < 0.5 or getattr(self, "in_defer", False):
+                lines.append("%s%s %s = %s as? %s catch %s;" % (pad, t, n, src, t, literal(r, t)))
+            else:
+                lines.append("%s%s %s = %s as? %s catch (e) {" % (pad, t, n, src, t))
+                lines.append('%s    "narrow {e}\\n";' % pad)
+                lines.append("%s    %s;" % (pad, self.leave(names)))
+                lines.append("%s};" % pad)
+            names[n] = t
+            return True
+        if k < 0.8:
+            arg = self.expr(self.eh_t, names)
+            n = self.fresh()
+            f = r.choice(["eh", "eh2"])
+            rt = self.eh_t if f == "eh" else "I64"
+            if r.random() < 0.5 or getattr(self, "in_defer", False):
+                lines.append("%s%s %s = %s(%s) catch %s;" % (pad, rt, n, f, arg, literal(r, rt)))
+            else:
+                lines.append("%s%s %s = %s(%s) catch (e) {" % (pad, rt, n, f, arg))
+                lines.append('%s    "caught {e}\\n";' % pad)
+                lines.append("%s    %s;" % (pad, self.leave(names)))
+                lines.append("%s};" % pad)
+            names[n] = rt
+            return True
+        if k < 0.9 and small:
+            t = names[r.choice(small)]
+            q, m = self.fresh(), self.fresh()
+            lines.append("%s(%s %s, %s %s) = divmod(%s, %s);" % (pad, t, q, t, m, self.expr(t, names),
+                                                                 self.expr(t, names)))
+            names[q] = t
+            names[m] = t
+            return True
+        if small:
+            specs = ["x", ">8", "+", "_", "#b", "08", "*^9", "t", "/100", "#X", "<6,", "+012", " >5o"]
+            lines.append('%s"%s\\n";' % (pad, " ".join("{%s:%s}" % (n, r.choice(specs)) for n in small[:4])))
+            return True
+        return False
+
+    def leave(self, names):
+        """A statement that leaves a catch block of run(): a jump of an enclosing loop, or a return."""
+        if self.loops and self.rnd.random() < 0.6:
+            target = self.rnd.choice(self.loops)
+            return "%s%s" % (self.rnd.choice(["break", "continue"]), " " + target if target else "")
+        return "return %s" % self.digest(names)
+
+    def error_helpers(self):
+        """eh: an error union whose errors depend on its argument, with defer/errdefer; eh2: try through
+        a combined set, and an error of its own."""
+        r = self.rnd
+        t = self.eh_t
+        pn = {"p": t}
+        lines = ["error GE { neg, big }", "error GF { odd }", "error GEF = GF | GE;", "I64 glog = 0;",
+                 "GE!%s eh(%s p) {" % (t, t)]
+        lines.append("    errdefer glog = glog *% 3 +% 1;")
+        lines.append("    defer glog = glog *% 5 +% (p as% I64);")
+        lines.append("    if (%s) {" % self.cond(pn))
+        lines.append("        return .neg;")
+        lines.append("    }")
+        lines.append("    %s x = %s;" % (t, self.expr(t, pn)))
+        lines.append("    if (%s) {" % self.cond({"p": t, "x": t}))
+        lines.append("        return GE.big;")
+        lines.append("    }")
+        lines.append("    return x;")
+        lines.append("}")
+        lines.append("GEF!I64 eh2(%s p) {" % t)
+        lines.append('    errdefer { "eh2 err {glog}\\n"; }')
+        lines.append("    %s v = try eh(p);" % t)
+        lines.append("    if (%s) {" % self.cond({"p": t, "v": t}))
+        lines.append("        return .odd;")
+        lines.append("    }")
+        lines.append("    return v as% I64;")
+        lines.append("}")
+        return lines + [""]
+
     def program(self):
         r = self.rnd
         lines = []
+        self.eh_t = r.choice([t for t in self.types if WIDTH[t] <= 64])
+        lines += self.error_helpers()
         use_kernel = r.random() < 0.3
         if use_kernel:
             t = r.choice(["I8", "I32", "I64", "U16"])
             body = self.expr(t, {"a": t, "b": t})
-            lines += ["kernel k[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
-                      "    %s a = xs[j];" % t, "    %s b = s;" % t, "    ys[j] = %s;" % body, "}", ""]
+            # half of the kernels also keep a private array and sum it (and the whole input); the choice
+            # comes from the body's text, so the draws of rnd (and every other program) stay as they were
+            if random.Random(body).random() < 0.5:
+                lines += ["kernel k[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
+                          "    %s a = xs[j];" % t, "    %s b = s;" % t, "    %s[3] pa;" % t,
+                          "    pa[j % 3] = a;", "    pa[2] = b;",
+                          "    ys[j] = (%s) +%% sum(pa) +%% sum(xs);" % body, "}", ""]
+            else:
+                lines += ["kernel k[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
+                          "    %s a = xs[j];" % t, "    %s b = s;" % t, "    ys[j] = %s;" % body, "}", ""]
         helper_t = r.choice(self.types)
         hn = {"p": helper_t, "q": helper_t}  # the helper's body uses only its parameters
         lines += ["%s h(%s p, %s q) {" % (helper_t, helper_t, helper_t), "    return %s;" % self.expr(helper_t, hn),
@@ -207,6 +331,15 @@ class Gen:
             lines.append("    %s[%d] %s;" % (t, n, z))
             lines.append("    k(%s, %s, %s);" % (y, literal(r, t), z))
             lines.append("    %s = %s +%% (%s[%d] as%% %s);" % (x, x, z, r.randrange(n), helper_t))
+        if any(WIDTH[t] > 64 for t in self.types) and r.random() < 0.3:
+            # a wide array, its sum and an element
+            t = r.choice([t for t in self.types if WIDTH[t] > 64])
+            n, a = r.randint(1, 4), self.fresh("wa")
+            lines.append("    %s[%d] %s = [%s];" % (t, n, a, ", ".join(literal(r, t) for _ in range(n))))
+            s = self.fresh()
+            lines.append("    %s %s = %s;" % (t, s, r.choice(["sum(%s)" % a, "(sum(I1024, %s) as%% %s)" % (a, t)])))
+            names[s] = t
+            lines.append('    "{%s[%d]} {%s}\\n";' % (a, r.randrange(n), s))
         lines.append("    return %s;" % self.digest(names))
         lines.append("}")
         return "\n".join(lines) + "\n"

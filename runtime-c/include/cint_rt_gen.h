@@ -268,6 +268,21 @@ int cint_gen_local_array(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *o
 /* The copy report of the last entry; valid until the next call on the context. */
 const cint_copy *cint_gen_copies(const cint_ctx *ctx, size_t *count);
 
+/* The canonical state (SPEC-03P.1 5.1 M-3, 9.2; state.c, docs/runtime.md). Not part of A-12: a
+   library built with `cint build --lib --with-state` exports them as cintx_state_encode and
+   cintx_state_restore. encode sets *len to the length of the state bytes and copies min(cap,
+   *len) of them to buf (NULL when cap is 0). restore replaces the context's state with the
+   state bytes data[0 .. len - 1] after checking all of them (H-19, H-19a), and changes nothing
+   when it does not return CINT_OK; detail (may be NULL) receives the CINT_STATE_* code of a
+   refusal and the byte offset of the offending field. */
+#define CINT_STATE_OK 0u
+#define CINT_STATE_MALFORMED 1u        /* the bytes break a rule of the encoding */
+#define CINT_STATE_REVISION 2u         /* another revision identity */
+#define CINT_STATE_GLOBALS 3u          /* module variables other than the program's, by name or type */
+#define CINT_STATE_UNREPRESENTABLE 4u  /* well formed, but this context cannot hold it */
+cint_status cint_gen_state_encode(cint_ctx *ctx, uint8_t *buf, size_t cap, size_t *len);
+cint_status cint_gen_state_restore(cint_ctx *ctx, const uint8_t *data, size_t len, uint64_t detail[2]);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Slow paths of cint_rt_ops.h: each builds the record of its operation and raises it.      */
 
@@ -299,6 +314,10 @@ int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_ar
    (a 128-bit accumulator, contiguous runs summed in 64-bit blocks that cannot wrap) and checks
    the result against type tag rtag, writing it to out (IM-77, IM-81). */
 int cint_gen_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t rtag, void *out);
+/* The same with the fuel charge positioned at charge_at: in a work-item the charge comes one step
+   after the step ordinal of the reduction (interp: Context.reduction). */
+int cint_gen_sum_at(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
+                    uint32_t rtag, void *out);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Typed values for fault records                                                            */
@@ -314,5 +333,8 @@ static inline void cint_tv_int(cint_tvalue *t, uint32_t tag, uint64_t bits)
 }
 static inline void cint_tv_i64(cint_tvalue *t, int64_t v) { cint_tv_int(t, CINT_TAG_I64, (uint64_t)v); }
 static inline void cint_tv_u64(cint_tvalue *t, uint64_t v) { cint_tv_int(t, CINT_TAG_U64, v); }
+
+/* I128 to I1024 (wide.c) */
+#include "cint_rt_wide.h"
 
 #endif /* CINT_RT_GEN_H */

@@ -192,6 +192,7 @@ static void ctx_free_storage(cint_ctx *ctx)
     }
     rt_free(ctx, ctx->stack, (size_t)ctx->frames * sizeof(cint_position));
     rt_free(ctx, ctx->fault_stack, (size_t)ctx->frames * sizeof(cint_position));
+    rt_free(ctx, ctx->fault_name, ctx->fault_name_cap);
     for (uint32_t k = 0; k < ctx->stage_count; k++) rt_free(ctx, ctx->stages[k].mem, ctx->stages[k].cap);
     rt_free(ctx, ctx->stages, ctx->stage_cap * sizeof(rt_stage));
     rt_stage_clear(ctx);

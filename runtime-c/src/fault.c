@@ -117,6 +117,13 @@ RT_API cint_status cint_fault_encode(const cint_fault_record *rec, uint8_t *buf,
     return CINT_OK;
 }
 
+size_t rt_fault_bytes(const cint_ctx *ctx, uint8_t *buf, size_t cap)
+{
+    sink s = {buf, cap, 0};
+    if (ctx->fault.code != 0) encode(&ctx->fault, &s);
+    return s.len;
+}
+
 RT_API cint_status cint_fault_get(const cint_ctx *ctx, uint8_t *buf, size_t cap, size_t *len)
 {
     if (ctx == NULL || len == NULL || (buf == NULL && cap > 0)) return CINT_REFUSED;

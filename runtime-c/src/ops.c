@@ -350,10 +350,16 @@ static rt_i128 sum_block(uint32_t tag, const uint8_t *p, int64_t n, int64_t step
 
 int cint_gen_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t rtag, void *out)
 {
+    return cint_gen_sum_at(ctx, at, at, a, rtag, out);
+}
+
+int cint_gen_sum_at(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
+                    uint32_t rtag, void *out)
+{
     uint32_t etag = a->type.code;
     if (rt_int_width(etag) == 0 || rt_int_width(rtag) == 0) return cint_gen_raise(ctx, at, NULL);
     int64_t n = rt_count(a);
-    if (cint_gen_charge(ctx, at, n / 64 + (n % 64 != 0))) return 1;
+    if (cint_gen_charge(ctx, charge_at, n / 64 + (n % 64 != 0))) return 1;
     /* the exact sum, run by run (one run for a contiguous array) */
     rt_i128 total = 0;
     rt_runs r;
@@ -377,8 +383,8 @@ int cint_gen_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, 
     if (!fits) {
         char name[40];
         cint_tvalue op;
-        if (rtag == etag) snprintf(name, sizeof name, "sum.checked.%s", rt_type_suffix(etag));
-        else snprintf(name, sizeof name, "sum.checked.%s.%s", rt_type_suffix(etag), rt_type_suffix(rtag));
+        /* the second type is always present (SPEC-01P.1 section 9.8) */
+        snprintf(name, sizeof name, "sum.checked.%s.%s", rt_type_suffix(etag), rt_type_suffix(rtag));
         cint_tv_i64(&op, n);
         return raise_range(ctx, at, CINT_E_OVERFLOW, name, &op, 1, s, rtag);
     }

@@ -90,6 +90,8 @@ struct cint_ctx {
     uint32_t refusal;
     cint_fault_record fault;   /* code 0: none held */
     cint_position *fault_stack;
+    char *fault_name;          /* a restored record's kernel name (state.c), fault_name_cap bytes */
+    size_t fault_name_cap;
     bool boundary;             /* the held record is a boundary record (host.resource) */
     const cint_error_set *error_set;
     uint64_t error_tag;
@@ -192,6 +194,9 @@ bool rt_runs_next(rt_runs *r, uint8_t **first);
 void rt_raise(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_fault *f);
 /* The boundary record host.resource at at; the entry ends with CINT_RESOURCE. */
 int rt_resource(cint_ctx *ctx, const cint_gen_at *at);
+/* The canonical bytes of the held record (cint_fault_get's, without the busy flag): writes
+   min(cap, length) bytes and returns the length, 0 when no fault is held. */
+size_t rt_fault_bytes(const cint_ctx *ctx, uint8_t *buf, size_t cap);
 /* Minimal Z bytes of a little-endian two's complement string: the new length. */
 uint32_t rt_z_minimal(const uint8_t *bytes, uint32_t len);
 

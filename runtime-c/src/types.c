@@ -25,6 +25,10 @@ const char *rt_type_suffix(uint32_t tag)
     case CINT_TAG_I16: return "i16";
     case CINT_TAG_I32: return "i32";
     case CINT_TAG_I64: return "i64";
+    case CINT_TAG_I128: return "i128";
+    case CINT_TAG_I256: return "i256";
+    case CINT_TAG_I512: return "i512";
+    case CINT_TAG_I1024: return "i1024";
     case CINT_TAG_U8: return "u8";
     case CINT_TAG_U16: return "u16";
     case CINT_TAG_U32: return "u32";

@@ -68,16 +68,16 @@ def main(examples: Path) -> None:
     t("t_narrow", "E_NARROW", "as.checked.i64.i8", [(I64, 300)], 5, 5, exact=300, limit=(I8, 127))
     t("t_narrow_low", "E_NARROW", "as.checked.i64.i8", [(I64, -129)], 5, 5, exact=-129, limit=(I8, -128))
     t("t_index", "E_BOUNDS", "index.checked.i64", [(I64, 3)], 6, 5, limit=(I64, 3))
-    t("t_sum", "E_OVERFLOW", "sum.checked.i8", [(I64, 2)], 7, 5, exact=200, limit=(I8, 127))
+    t("t_sum", "E_OVERFLOW", "sum.checked.i8.i8", [(I64, 2)], 7, 5, exact=200, limit=(I8, 127))
     t("t_sub_u8", "E_OVERFLOW", "sub.checked.u8", [(U8, 3), (U8, 5)], 8, 5, exact=-2, limit=(U8, 0))
     t("t_neg", "E_OVERFLOW", "neg.checked.i64", [(I64, MIN64)], 9, 5, exact=2**63, limit=(I64, MAX64))
     t("t_shl_overflow", "E_OVERFLOW", "shl.checked.i8", [(I8, 64), (I64, 1)], 14, 5, exact=128, limit=(I8, 127))
     t("t_shl_overflow_low", "E_OVERFLOW", "shl.checked.i8", [(I8, -65), (I64, 1)], 14, 5, exact=-130,
       limit=(I8, -128))
     # sums over four elements (the fast paths of cint_gen_sum), exact in Z
-    t("t_sum_i64_high", "E_OVERFLOW", "sum.checked.i64", [(I64, 4)], 7, 5, exact=2**64, limit=(I64, MAX64))
-    t("t_sum_i64_low", "E_OVERFLOW", "sum.checked.i64", [(I64, 4)], 7, 5, exact=-(2**64) + 4, limit=(I64, MIN64))
-    t("t_sum_u64", "E_OVERFLOW", "sum.checked.u64", [(I64, 4)], 7, 5, exact=2**65, limit=(U64, 2**64 - 1))
+    t("t_sum_i64_high", "E_OVERFLOW", "sum.checked.i64.i64", [(I64, 4)], 7, 5, exact=2**64, limit=(I64, MAX64))
+    t("t_sum_i64_low", "E_OVERFLOW", "sum.checked.i64.i64", [(I64, 4)], 7, 5, exact=-(2**64) + 4, limit=(I64, MIN64))
+    t("t_sum_u64", "E_OVERFLOW", "sum.checked.u64.u64", [(I64, 4)], 7, 5, exact=2**65, limit=(U64, 2**64 - 1))
     t("t_sum_u8_i8", "E_OVERFLOW", "sum.checked.u8.i8", [(I64, 4)], 7, 5, exact=200, limit=(I8, 127))
     t("t_sum_i8_u8", "E_OVERFLOW", "sum.checked.i8.u8", [(I64, 4)], 7, 5, exact=-1, limit=(U8, 0))
 

@@ -10,7 +10,10 @@
 #   - the exported symbols of each library are exactly those of A-12
 #   - no mutable static data in any object (A-2), checked with nm
 #   - the headers compile alone and twice, and refuse a big-endian target
+#   - test_wide: the wide-integer helpers of src/wide.c (forms, comparisons, conversions, decimal text)
 #   - test_runtime again at -O2 with cint_gen_sum's blocks shrunk to 8 elements
+#   - test_state (tests/test_state.c): the canonical state encoder and restore of state.c, with a
+#     restore fuzz; the states it writes are decoded and encoded again by cint_abi (state_check.py)
 #
 # Environment: CC (default cc), PYTHON (default the repository's .venv, else python3),
 # CINT_EXAMPLES (default ../shared/spec/examples beside the repository).
@@ -80,6 +83,17 @@ run_mode() { # $1: plain or san
     diff "$build/golden.txt" "$d/records.sorted" > "$d/records.diff" ||
         fail "[$mode] fault records differ from cint_abi.faultrecord: see $d/records.diff"
     step "[$mode] $(wc -l < "$d/records.sorted") fault records equal cint_abi's bytes"
+
+    step "[$mode] test_state (canonical state and restore, with a restore fuzz)"
+    "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
+        "$here/test_state.c" -o "$d/test_state"
+    "$d/test_state" "$d/states.txt"
+    PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" "$here/state_check.py" "$d/states.txt"
+
+    step "[$mode] test_wide (the I128..I1024 helpers of wide.c)"
+    "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
+        "$here/test_wide.c" -o "$d/test_wide"
+    "$d/test_wide"
 
     step "[$mode] spec examples host.c, tour.c, reflect.c"
     for pair in host:advance tour:tour reflect:tour; do

@@ -22,6 +22,19 @@ The bytes, in this order (all integers little-endian; no address anywhere, M-2, 
 
 The registry block's layout is our decision (SPEC-01P.2 is not public; docs/encodings.md). The
 state hash is SHA-256 over these bytes (M-5); the domain string frames them.
+
+:func:`decode_state` is the strict decoder (H-19a): it raises :class:`cint_abi.encoding.DecodeError`
+(a ValueError) naming the rule broken and the byte offset of the offending field.  The rules
+beyond the layout, each ours where SPEC-01P.2 is silent: globals strictly increasing by the
+bytes of their names; arena and pool blocks empty (no executor of this slice holds arena or
+pool state); registrations by strictly increasing nonzero identifier, generation 1 to 2^63 - 1,
+ownership runtime (1) or borrowed (2) (a registration of context memory, 0, would need arena or
+pool state to hold it),
+element type as for an array element (IM-146), extent 0 to 2^63 - 1 with a byte size within
+I64, ceiling and publish mode 0 or 1, publish mode copy only with a write
+ceiling; every identifier counter at least 1 and the next buffer identifier above every
+registration's; the fault record decodes as a run-time record (IM-148); the effect count is
+not negative; no byte after the last field.
 """
 from __future__ import annotations
 
@@ -30,10 +43,12 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from .codes import DOMAIN_STATE_V1, FUEL_MODEL, PROFILE
-from .encoding import encode_desc, encode_tagged, frame, i64, u8, u32, u64
+from .encoding import (M64, DecodeError, Reader, _element_size, encode_desc, encode_tagged, frame, i64, read_desc,
+                       read_tagged, u8, u32, u64)
 
 DOMAIN_REGISTRY_V1 = "cint-core-1/registry/v1"
 OWNERS = {"context": 0, "runtime": 1, "borrowed": 2}
+OWNER_NAMES = {v: k for k, v in OWNERS.items()}
 
 
 @dataclass
@@ -95,3 +110,148 @@ def encode_state(st: State) -> bytes:
 def state_hash(st: State) -> bytes:
     """SHA-256 of the canonical state (M-5)."""
     return hashlib.sha256(encode_state(st)).digest()
+
+
+# ---------------------------------------------------------------------------
+# The strict decoder (H-19a)
+
+def _expect_text(r: Reader, want: str, rule: str) -> None:
+    at = r.pos
+    n = r.length(rule)
+    data = r.take(n, rule)
+    if data != want.encode("ascii"):
+        raise DecodeError(at, rule, f"{data[:64]!r} is not {want!r}")
+
+
+def _decode_registry(r: Reader) -> List[Registration]:
+    _expect_text(r, DOMAIN_REGISTRY_V1, "registry domain string not cint-core-1/registry/v1")
+    at = r.pos
+    count = r.u64("the registration count")
+    if count * 28 > r.remaining:       # id, generation, descriptor (1 byte or more), extent, 3 mode bytes
+        raise DecodeError(at, "IM-148 count larger than the bytes remaining",
+                          f"{count} registrations need at least {count * 28} bytes, {r.remaining} remain")
+    regs: List[Registration] = []
+    last = 0
+    for k in range(count):
+        at = r.pos
+        rid = r.u64(f"the identifier of registration {k}")
+        if rid == 0 or rid <= last:
+            raise DecodeError(at, "registry identifiers nonzero and strictly increasing",
+                              f"registration {k} has identifier {rid} after {last}")
+        last = rid
+        at = r.pos
+        gen = r.u64(f"the generation of registration {k}")
+        if not 1 <= gen <= M64:
+            raise DecodeError(at, "H-19a generation out of range", f"registration {rid} has generation {gen}")
+        elem = read_desc(r, role="element")
+        at = r.pos
+        extent = r.i64(f"the extent of registration {rid}")
+        if extent < 0:
+            raise DecodeError(at, "M-10 negative extent", f"registration {rid} has extent {extent}")
+        size = _element_size(elem)
+        if size is not None and size * extent > M64:
+            raise DecodeError(at, "registry extent beyond the I64 byte range",
+                              f"registration {rid}: {extent} elements of {size} bytes")
+        at = r.pos
+        owner = r.u8(f"the ownership of registration {rid}")
+        if owner > 2:
+            raise DecodeError(at, "registry ownership not 0 to 2", f"registration {rid} has ownership {owner}")
+        if owner == 0:
+            raise DecodeError(at, "registry extents consistent with stored contents",
+                              f"registration {rid} is of context memory, and no arena or pool state holds it")
+        at = r.pos
+        ceiling = r.u8(f"the ceiling of registration {rid}")
+        if ceiling > 1:
+            raise DecodeError(at, "registry ceiling not 0 or 1", f"registration {rid} has ceiling {ceiling}")
+        at = r.pos
+        publish = r.u8(f"the publish mode of registration {rid}")
+        if publish > 1:
+            raise DecodeError(at, "registry publish mode not 0 or 1", f"registration {rid} has publish mode {publish}")
+        if publish == 1 and ceiling == 0:
+            raise DecodeError(at, "publish mode copy needs a write ceiling", f"registration {rid}")
+        regs.append(Registration(id=rid, generation=gen, elem=elem, extent=extent, owner=OWNER_NAMES[owner],
+                                 writable=ceiling == 1, publish=publish == 1))
+    r.finish()
+    return regs
+
+
+def decode_state(data: bytes) -> State:
+    """The State of canonical state bytes, checking every structural rule (see the module docstring).
+
+    Raises DecodeError (a ValueError) with the offset of the offending field.  For bytes it
+    accepts, ``encode_state(decode_state(data)) == data``.
+    """
+    from .faultrecord import decode_fault_record
+
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError("the canonical state is bytes, not %s" % type(data).__name__)
+    r = Reader(bytes(data), 0)
+    _expect_text(r, DOMAIN_STATE_V1, "state domain string not cint-core-1/state/v1")
+    revision = r.take(32, "the revision identity")
+    _expect_text(r, PROFILE, "profile not cint-core-1")
+
+    at = r.pos
+    count = r.u64("the global count")
+    if count * 6 > r.remaining:        # a name length, a tag and a payload byte at least
+        raise DecodeError(at, "IM-148 count larger than the bytes remaining",
+                          f"{count} globals need at least {count * 6} bytes, {r.remaining} remain")
+    globals_ = []
+    last = None
+    for k in range(count):
+        at = r.pos
+        name = r.utf8(f"the name of global {k}")
+        key = name.encode("utf-8")
+        if last is not None and key <= last:
+            raise DecodeError(at, "globals strictly increasing by name bytes", f"{name!r} after {last.decode()!r}")
+        last = key
+        desc, value = read_tagged(r)
+        globals_.append((name, desc, value))
+
+    for what in ("arena", "pool"):
+        at = r.pos
+        n = r.u64(f"the {what} block length")
+        if n != 0:
+            raise DecodeError(at, f"{what} block not empty",
+                              f"a {what} block of {n} bytes: no executor of this slice holds {what} state")
+
+    at = r.pos
+    n = r.u64("the registry block length")
+    if n > r.remaining:
+        raise DecodeError(at, "IM-148 length larger than the bytes remaining",
+                          f"the registry block announces {n} bytes, {r.remaining} remain")
+    start = r.pos
+    block = r.take(n, "the registry block")
+    try:
+        regs = _decode_registry(Reader(block, 0))
+    except DecodeError as e:
+        raise DecodeError(start + e.offset, e.rule, e.detail) from None
+
+    counters = []
+    for what in ("next buffer", "next arena", "next pool"):
+        at = r.pos
+        v = r.u64(f"the {what} identifier")
+        if v == 0:
+            raise DecodeError(at, "identifier counter 0", f"the {what} identifier counts from 1")
+        counters.append((at, v))
+    entries = r.u64("the entry count")
+    if regs and counters[0][1] <= regs[-1].id:
+        raise DecodeError(counters[0][0], "H-19a identifier counter not above every identifier",
+                          f"next buffer identifier {counters[0][1]}, registration {regs[-1].id} present")
+    _expect_text(r, FUEL_MODEL, "fuel model not fuel-v1")
+    fault = None
+    if r.presence("the fault record"):
+        at = r.pos
+        n = r.length("the fault record")
+        fstart = r.pos
+        fault = r.take(n, "the fault record")
+        try:
+            decode_fault_record(fault, "run-time")
+        except DecodeError as e:
+            raise DecodeError(fstart + e.offset, e.rule, "in the fault record: " + e.detail) from None
+    at = r.pos
+    effects = r.i64("the effect count")
+    if effects < 0:
+        raise DecodeError(at, "negative effect count", f"{effects} effects")
+    r.finish()
+    return State(revision=revision, globals=globals_, registry=regs, next_buffer=counters[0][1],
+                 next_arena=counters[1][1], next_pool=counters[2][1], entries=entries, fault=fault, effects=effects)

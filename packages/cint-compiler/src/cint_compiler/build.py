@@ -39,13 +39,35 @@ def library_name(compiled) -> str:
     return compiled.name.rsplit(".", 1)[-1]
 
 
-def build_library(compiled, out_dir) -> Path:
-    """Writes out_dir/libNAME.so for a module with exports and no top-level statements."""
+# `cint build --lib --with-state`: the canonical-state functions of the runtime (state.c), exported
+# beside A-12 under names of their own (docs/runtime.md). cint.load builds its libraries with them.
+STATE_EXPORTS = """
+/* --with-state: the canonical state of a context (SPEC-03P.1 5.1, 9.2); docs/runtime.md */
+CINT_EXPORT cint_status cintx_state_size(cint_ctx *ctx, size_t *len)
+{
+    return cint_gen_state_encode(ctx, NULL, 0, len);
+}
+CINT_EXPORT cint_status cintx_state_encode(cint_ctx *ctx, uint8_t *buf, size_t cap, size_t *len)
+{
+    return cint_gen_state_encode(ctx, buf, cap, len);
+}
+CINT_EXPORT cint_status cintx_state_restore(cint_ctx *ctx, const uint8_t *data, size_t len, uint64_t *detail)
+{
+    return cint_gen_state_restore(ctx, data, len, detail);
+}
+"""
+
+
+def build_library(compiled, out_dir, *, with_state: bool = False) -> Path:
+    """Writes out_dir/libNAME.so for a module with exports and no top-level statements; with_state adds
+    the cintx_state_* functions (STATE_EXPORTS) to the symbols of A-12."""
     p = compiled.program
     if p.script is not None:
         raise CompileError("C9102", p.script_span, "`cint build --lib` builds a module without top-level statements; "
                            "this file is a script (LS-218)")
     text = emit(compiled)
+    if with_state:
+        text += STATE_EXPORTS
     objs = cint_runtime.objects()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

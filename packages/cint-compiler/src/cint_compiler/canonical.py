@@ -59,7 +59,9 @@ def value_of(t, v):
 
 
 def fault_bytes(rec) -> bytes:
-    """The IM-149 bytes of a FaultRecord."""
+    """The IM-149 bytes of a FaultRecord (a record restored from a checkpoint is kept as its bytes)."""
+    if isinstance(rec, (bytes, bytearray)):
+        return bytes(rec)
     addr = None
     if rec.address is not None:
         a = rec.address
@@ -76,7 +78,9 @@ def fault_bytes(rec) -> bytes:
 
 
 def canonical_state(ctx) -> bytes:
-    """M-3: the canonical bytes of a reference-executor context (no registrations: it has none yet)."""
+    """M-3: the canonical bytes of a reference-executor context.  The interpreter registers no host
+    memory itself; ``registry`` and the identifier counters are what a restore gave it (a context
+    restored from a cpu-c17 checkpoint keeps the runtime's registrations it owns and the counters)."""
     gl = []
     for sym, v in ctx.globals.items():
         module = getattr(sym, "module", None) or ctx.modname
@@ -84,7 +88,9 @@ def canonical_state(ctx) -> bytes:
         gl.append(("%s.%s" % (module, sym.name), d, val))
     st = State(revision=ctx.revision, globals=gl, entries=ctx.entries,
                fault=None if ctx.fault_record is None else fault_bytes(ctx.fault_record),
-               effects=getattr(ctx, "effects", 0))
+               effects=getattr(ctx, "effects", 0), registry=list(getattr(ctx, "registry", ())),
+               next_buffer=getattr(ctx, "next_buffer", 1), next_arena=getattr(ctx, "next_arena", 1),
+               next_pool=getattr(ctx, "next_pool", 1))
     return encode_state(st)
 
 

@@ -210,11 +210,14 @@ def cmd_outcome(ns) -> int:
 def cmd_build(ns) -> int:
     from .build import BuildError, build_harness, build_library
     from .outcome import choose_entry
+    if ns.with_state and not ns.lib:
+        sys.stderr.write("error: --with-state goes with --lib\n")
+        return EXIT_COMPILE
     c = _compile(ns.file, ns.root)
     out = Path(ns.out)
     try:
         if ns.lib:
-            target = build_library(c, out)
+            target = build_library(c, out, with_state=ns.with_state)
         else:
             try:
                 kind, entry = choose_entry(c, None)
@@ -276,6 +279,8 @@ def build_parser():
     p = sub.add_parser("build", help="build a library (--lib) or an executable with the executor cpu-c17")
     common(p, runs=False)
     p.add_argument("--lib", action="store_true", help="write OUT/libNAME.so for a module with exports")
+    p.add_argument("--with-state", action="store_true",
+                   help="with --lib: also export cintx_state_size/_encode/_restore (checkpoints; docs/runtime.md)")
     p.add_argument("--out", default="out", help="output folder (default: out)")
     p.set_defaults(fn=cmd_build)
     p = sub.add_parser("check", help="check a module without running it")

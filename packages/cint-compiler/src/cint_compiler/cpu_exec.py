@@ -30,6 +30,31 @@ def _type(desc):
     raise ValueError("a fault operand of kind %r" % (desc,))
 
 
+def _test_errsets(test) -> dict:
+    """qualified name -> ErrorSetType of every `try` operand in a test block: the error set an error that
+    leaves the block by `try` is reported in (interp: Context.run_entry)."""
+    from . import ast as A
+    out = {}
+    seen = set()
+    stack = [test.body]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, A.Try):
+            es = n.operand.ty.errset
+            out[es.qname] = es
+        for k, v in vars(n).items():
+            if k in ("ty", "span", "ref", "info", "sym", "cval", "stype", "resolved", "target"):
+                continue
+            if isinstance(v, A.Node):
+                stack.append(v)
+            elif isinstance(v, (list, tuple)):
+                stack.extend(x for x in v if isinstance(x, A.Node))
+    return out
+
+
 def record_from_bytes(data: bytes) -> FaultRecord:
     r = decode_fault_record(data)
     addr = None
@@ -79,7 +104,7 @@ def run_entry(compiled, kind, target, argv, fuel=None, depth=256) -> CpuRun:
     if status != 0:
         raise RuntimeError("the cpu-c17 entry ended with status %d: %s" % (status, text))
     if "error" in fields:
-        es = rtype.errset
+        es = rtype.errset if kind == "func" else _test_errsets(target).get(fields.get("errset", "").strip())
         tag = int(fields["error"])
         from .values import ErrorValue
         sset, name = es.values[tag - 1]

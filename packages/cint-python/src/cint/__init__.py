@@ -11,12 +11,16 @@ its scope.  What it does:
   subclass per code, decoded from cint_fault_get's canonical bytes), Faulted, Busy and Refused;
 - ``cint.borrow`` through the buffer protocol (ctypes.pythonapi.PyObject_GetBuffer), ``cint.empty``
   and ``cint.copy`` Buffers (see ``cint._arrays`` for where their storage lives), ``Buffer.tolist()``
-  and ``numpy.asarray(buffer)`` as a read-only leased export.
+  and ``numpy.asarray(buffer)`` as a read-only leased export;
+- Buffer exports counted by the C base ``cint._exports.ExportBase`` (buffer protocol and DLPack, always
+  read-only, 6.3 P-18), and ``cint.borrow`` through DLPack (8.3, ``cint._dlpack``);
+- checkpoints (9.2): ``Context.checkpoint()``, ``restore()``, ``state_hash()`` and ``entry_scope()`` on a
+  library that cint.load built (``--with-state``), and ``cint.read_checkpoint`` (``cint_abi.checkpoint``).
 
 What raises NotImplementedError in this slice: backend="cuda" and device=..., record=..., checkpoints,
-restore, state hashes and entry_scope (9.2), cint.Recorder and cint.replay (9.3), DLPack (8.3),
-cint.Fixed and fixed-point parameters, wide integers (I128..I1024), struct parameters,
-cint.from_float and cint.to_float (8.5 X-1..X-11), cint.read_checkpoint.
+restore, state hashes and entry_scope on a library built by plain ``cint build --lib``, cint.Recorder and cint.replay (9.3), DLPack of device memory,
+fixed-point parameters and results (cint.Fixed itself, from_float and to_float are here, in
+``cint._values``), wide integers (I128..I1024), struct parameters.
 """
 from __future__ import annotations
 
@@ -41,7 +45,9 @@ def load(source, *, backend="cpu") -> Module:
     path = Path(os.fspath(source))
     if path.suffix == ".ci":
         from ._build import library_for_source
-        return Module(library_for_source(path), backend)
+        module = Module(library_for_source(path), backend)
+        module.source = path.resolve()
+        return module
     if not path.is_file():
         raise LoadError("%s: no such file" % source)
     return Module(path.resolve(), backend)
@@ -54,18 +60,10 @@ def _not_in_slice(what):
     return f
 
 
-from_float = _not_in_slice("cint.from_float (8.5 X-1..X-11)")
-to_float = _not_in_slice("cint.to_float (8.5 X-10)")
-Recorder = _not_in_slice("cint.Recorder (9.3)")
-replay = _not_in_slice("cint.replay (9.3)")
-read_checkpoint = _not_in_slice("cint.read_checkpoint (9.2)")
-
-
-class Fixed:
-    """An exact fixed-point scalar (8.5 P-21a): not in this slice."""
-
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("cint.Fixed (fixed-point values, 8.5 P-21a) is not in this slice")
+from ._values import Fixed, from_float, to_float  # noqa: E402  (8.5 P-21a, X-1..X-11)
+from cint_replay import Recorder  # noqa: E402
+from ._record import replay  # noqa: E402
+from cint_abi.checkpoint import read_checkpoint  # noqa: E402  (9.2 paragraph 4)
 
 
 __all__ = ["load", "Module", "Context", "EntryReport", "View", "Buffer", "borrow", "copy", "empty", "from_float",

@@ -23,6 +23,9 @@ from cint_abi import structs as S
 from cint_abi.codes import TYPE_TAGS
 
 from ._errors import BorrowRefused, Refused, StaleHandle, Unpublished
+from ._errors import Busy
+from . import _dlpack, _exports
+from ._values import Fixed, fixed_type, is_fixed_name
 
 # element name -> (tag, size, signed, struct code)
 ELEMS = {
@@ -54,13 +57,26 @@ def elem_name(t) -> str:
 def check_elem(elem: str) -> str:
     if elem in ELEMS:
         return elem
+    if is_fixed_name(elem):   # a Q format: stored as its storage integer, read back as cint.Fixed (8.5)
+        return elem
     if isinstance(elem, str) and elem.startswith("Q"):
-        raise NotImplementedError("fixed-point element %s: cint.Fixed and Q formats are not in this slice" % elem)
+        fixed_type(elem)      # refuses naming the rule of Q<i>.<f>
     raise Refused("unknown element type %r; the element types are %s" % (elem, ", ".join(ELEMS)))
 
 
 def ctype_of(elem: str):
+    if is_fixed_name(elem):
+        ft = fixed_type(elem)
+        return S.cint_type(code=TYPE_TAGS["Q"], storage=ELEMS["I%d" % ft.bits][0], frac=ft.f)
     return S.cint_type(code=ELEMS[elem][0])
+
+
+def elem_info(elem: str):
+    """(tag, size, signed, struct code) of an element; a Q format by its signed storage integer."""
+    if elem in ELEMS:
+        return ELEMS[elem]
+    _, size, signed, code = ELEMS["I%d" % fixed_type(elem).bits]
+    return TYPE_TAGS["Q"], size, signed, code
 
 
 # --- the buffer protocol through ctypes.pythonapi ----------------------------------------------
@@ -112,7 +128,7 @@ def _map_format(fmt: str, itemsize: int):
         return None, "the format 'c'; export it as 'B' (uint8)"
     if fmt in "efdgZ":
         return None, ("floating-point data (format %r); convert it explicitly with cint.from_float(obj, elem) "
-                      "(not in this slice)" % fmt)
+                      "or cint.copy(obj, elem=..., from_float=True)" % fmt)
     return None, "the format %r, which cint does not take" % fmt
 
 
@@ -132,8 +148,15 @@ class View:
         dl = getattr(obj, "__dlpack_device__", None)
         if not _has_buffer(obj):
             if dl is not None or hasattr(obj, "__dlpack__"):
-                raise NotImplementedError("borrowing through DLPack (8.3) is not in this slice of cint; "
-                                          "pass an object with the buffer protocol")
+                # 8.3: borrowed through DLPack (cint._dlpack holds the capsule and calls its deleter)
+                self._released = True       # until borrow_into succeeds: release() has nothing to end
+                _dlpack.borrow_into(self, obj, elem=elem, writable=writable, publish=publish, layout=layout,
+                                    check_elem=check_elem)
+                self.writable = bool(writable)
+                self.publish = publish
+                self._regs = {}
+                self._released = False
+                return
             raise BorrowRefused("a %s has neither the buffer protocol nor __dlpack__; use cint.copy(seq, elem=...)"
                                 % type(obj).__name__)
         if dl is not None:
@@ -163,7 +186,7 @@ class View:
             raise
         self.writable = bool(writable)
         self.publish = publish
-        self._regs = {}      # id(context) -> (weakref(context), buffer id, generation)
+        self._regs = {}      # id(context) -> (weakref(context), buffer id, generation, restore epoch of context)
         self._released = False
 
     def _check(self, elem, writable, layout):
@@ -226,30 +249,61 @@ class View:
             self._held = False
             _ReleaseBuffer(C.byref(self._pb))
             self._obj = None
+        if getattr(self, "_dl", None) is not None:
+            _dlpack.drop(self)          # the deleters of the entry's and the first capsule (P-14)
+            self._obj = None
+
+    def _entry_end(self):
+        """Called when an entry that used this View ends: the capsule of that entry is deleted (8.3 P-14)."""
+        if getattr(self, "_entry_dl", None) is not None:
+            _dlpack.entry_end(self)
 
     # -- registration ----------------------------------------------------------------------
     def _cview(self, ctx, perm):
         if self._released:
             raise StaleHandle("this View was released; borrow the array again")
-        reg = self._regs.get(id(ctx))
-        if reg is None or reg[0]() is not ctx:
+        if getattr(self, "_dl", None) is not None:
+            _dlpack.reexchange(self)    # 8.3 P-10: exchanged again at each entry; a changed tensor is refused
+        reg = self._registration(ctx)
+        if reg is None:
             bid, gen = ctx._register(ctype_of(self.elem), self._lowest, self.extent, self.writable,
                                      1 if self.publish == "copy" else 0)
-            self._regs[id(ctx)] = reg = (weakref.ref(ctx), bid, gen)
-        v = S.cint_view(buffer=reg[1], generation=reg[2], type=ctype_of(self.elem), rank=len(self.shape), perm=perm,
+            self._regs[id(ctx)] = (weakref.ref(ctx), bid, gen, getattr(ctx, "_epoch", 0))
+            reg = (bid, gen)
+        v = S.cint_view(buffer=reg[0], generation=reg[1], type=ctype_of(self.elem), rank=len(self.shape), perm=perm,
                         origin=self.origin)
         for k, (n, s) in enumerate(zip(self.shape, self.strides)):
             v.shape[k], v.stride[k] = n, s
         return v
+
+    def _fast(self, ctx):
+        """What the C call path (cint._fastcall) passes for this View in ctx: (buffer id, generation,
+        type code, shape, strides, origin) of its registration there, or None when it has none yet, was
+        released or borrows through DLPack; None sends the call down the Python path (_cview)."""
+        reg = self._registration(ctx)
+        if reg is None or self._released or getattr(self, "_dl", None) is not None:
+            return None
+        e = ELEMS.get(self.elem)
+        return None if e is None else (reg[0], reg[1], e[0], self.shape, self.strides, self.origin)
+
+    def _registration(self, ctx):
+        """(buffer id, generation) of this View's live registration in ctx, or None: not registered there yet,
+        or registered before a restore of ctx, which ended every registration (M-11a); the next use then
+        registers it again under a new identifier (P-20). Every path that names the View's registration
+        (_cview, _fast) asks here."""
+        reg = self._regs.get(id(ctx))
+        if reg is None or reg[0]() is not ctx or reg[3] != getattr(ctx, "_epoch", 0):
+            return None
+        return reg[1], reg[2]
 
     def release(self):
         """Ends every registration of this View and releases the exporter's buffer."""
         if self._released:
             return
         self._released = True
-        for ref, bid, _ in list(self._regs.values()):
+        for ref, bid, _, epoch in list(self._regs.values()):
             ctx = ref()
-            if ctx is not None:
+            if ctx is not None and epoch == getattr(ctx, "_epoch", 0):
                 ctx._unregister(bid)
         self._regs.clear()
         self._drop()
@@ -268,9 +322,9 @@ class View:
             pass
 
     def __repr__(self):
-        return "<cint.View %s[%s] %s, %s via buffer protocol>" % (
+        return "<cint.View %s[%s] %s, %s via %s>" % (
             self.elem, ", ".join(str(n) for n in self.shape), "writable" if self.writable else "read-only",
-            "publish copy" if self.publish == "copy" else "no publish")
+            "publish copy" if self.publish == "copy" else "no publish", getattr(self, "_via", "buffer protocol"))
 
 
 def borrow(obj, *, elem=None, writable=False, publish=None, layout="any", context=None) -> View:
@@ -295,8 +349,12 @@ def _shape_of(shape):
     return shape
 
 
-class Buffer:
-    """Storage the package or the runtime owns (6.2). See the module docstring for where it lives."""
+class Buffer(_exports.ExportBase):
+    """Storage the package or the runtime owns (6.2). See the module docstring for where it lives.
+
+    Its C base (cint._exports.ExportBase) gives it read-only exports through the buffer protocol and
+    DLPack, counted in ``_exports`` while they live (6.3 P-18): runtime storage through a lease held
+    for the export's life, the package's own storage directly (_export_open and _export_close)."""
 
     def __init__(self, shape, elem, data=None):
         self.shape = _shape_of(shape)
@@ -309,8 +367,9 @@ class Buffer:
         self._published = data is not None
         self._ctx = None           # weakref of the context of first use
         self._bid = self._gen = None
+        self._epoch = 0            # the restore epoch of the context when _bid was registered (P-20)
         self._released = False
-        self._exports = 0
+        # self._exports: the count of live exports, kept by the C base (read-only)
         self.writable = True
         self.publish = "copy" if data is not None else None
 
@@ -321,15 +380,41 @@ class Buffer:
             if self._ctx() is not ctx:
                 raise NotImplementedError("a Buffer used in a second context: in this slice a Buffer belongs to the "
                                           "context of its first use")
-            return
+            if self._registration(ctx) is not None:
+                return
         t = ctype_of(self.elem)
         if self._data is None:
             self._bid, self._gen = ctx._create(t, self.count)
         else:
             self._bid, self._gen = ctx._register(t, C.addressof(self._data), self.count, True, 1)
+        self._epoch = getattr(ctx, "_epoch", 0)
         self._ctx = weakref.ref(ctx)
+        bufs = getattr(ctx, "_buffers", None)
+        if bufs is not None:
+            bufs.add(self)
+
+    def _registration(self, ctx):
+        """(buffer id, generation) of this Buffer's live registration in ctx, or None: not bound there yet,
+        released, or registered before a restore of ctx ended it (M-11a); _bind then registers it again
+        under a new identifier (P-20). Every path that names the Buffer's registration asks here."""
+        if self._released or self._ctx is None or self._ctx() is not ctx or self._bid is None \
+                or self._epoch != getattr(ctx, "_epoch", 0):
+            return None
+        return self._bid, self._gen
+
+    def _adopt(self, raw):
+        """A restore freed the runtime storage of this Buffer (M-11a): it keeps its elements, raw, in storage
+        of its own, registered as package memory (publish copy) at its next use."""
+        ct = {1: C.c_uint8, 2: C.c_uint16, 4: C.c_uint32, 8: C.c_uint64}[elem_info(self.elem)[1]]
+        self._data = (ct * self.count).from_buffer_copy(raw)       # aligned for its elements (A-8)
+        self.publish = "copy"
+        self.__dict__.pop("_fastrow", None)
 
     def _cview(self, ctx, perm):
+        if perm and self._exports:
+            raise Busy("a Buffer with %d live export%s (a memoryview, a NumPy array or a DLPack capsule of it) "
+                       "cannot be an output; end the export first (6.3 P-18)"
+                       % (self._exports, "" if self._exports == 1 else "s"), code="E_ALIAS")
         self._bind(ctx)
         v = S.cint_view(buffer=self._bid, generation=self._gen, type=ctype_of(self.elem), rank=len(self.shape),
                         perm=perm, origin=0)
@@ -338,6 +423,23 @@ class Buffer:
             v.shape[k], v.stride[k] = self.shape[k], acc
             acc *= self.shape[k]
         return v
+
+    def _fast(self, ctx):
+        """As View._fast: (buffer id, generation, type code, shape, strides, origin) of this Buffer in ctx,
+        or None (not bound there yet, released, or with a live export) for the Python path."""
+        if self._exports or self._registration(ctx) is None:
+            return None
+        f = self.__dict__.get("_fastrow")
+        if f is None or f[0] != self._bid or f[1] != self._gen:
+            e = ELEMS.get(self.elem)
+            if e is None:
+                return None
+            acc, strides = 1, []
+            for n in reversed(self.shape):
+                strides.append(acc)
+                acc *= n
+            f = self._fastrow = (self._bid, self._gen, e[0], self.shape, tuple(reversed(strides)), 0)
+        return f
 
     def _raw(self) -> bytes:
         if self._released:
@@ -349,19 +451,26 @@ class Buffer:
         ctx = self._ctx()
         if ctx is None:
             raise StaleHandle("the context of this Buffer is gone")
-        return ctx._read(self._cview(ctx, 0), self.count * ELEMS[self.elem][1])
+        return ctx._read(self._cview(ctx, 0), self.count * elem_info(self.elem)[1])
 
     def tolist(self):
         raw = self._raw()
-        code = ELEMS[self.elem][3]
+        code = elem_info(self.elem)[3]
         flat = list(struct.unpack("<%d%s" % (self.count, code), raw)) if self.count else []
+        if self.elem not in ELEMS:
+            ft = fixed_type(self.elem)
+            flat = [Fixed._of(ft, v) for v in flat]
         return _nest(flat, self.shape)
 
     def release(self):
         if self._released:
             return
+        if self._exports:
+            raise Busy("the Buffer has %d live export%s; end %s before releasing it"
+                       % (self._exports, "" if self._exports == 1 else "s",
+                          "it" if self._exports == 1 else "them"), code="E_ALIAS")
         ctx = self._ctx() if self._ctx is not None else None
-        if ctx is not None and self._bid is not None:
+        if ctx is not None and self._registration(ctx) is not None:
             ctx._unregister(self._bid)
         self._released = True
         self._data = None
@@ -373,23 +482,46 @@ class Buffer:
         array's base is a lease holder whose finalizer ends the lease, so a Buffer bound to an output
         while an export lives answers Busy (code E_ALIAS)."""
         import numpy as np
+        if self.elem not in _DTYPES:
+            raise Refused("a %s Buffer has no NumPy dtype: cint.to_float(buffer) gives its values as floats, and "
+                          "[q.raw for q in buffer.tolist()] its raw storage" % self.elem)
         if copy:
             return np.array(self.tolist(), dtype=_DTYPES[self.elem] if dtype is None else dtype)
-        if self._released:
-            raise StaleHandle("this Buffer was released")
-        if self._data is not None:
-            arr = np.frombuffer(self._data, dtype=_DTYPES[self.elem]).reshape(self.shape)
-            arr.flags.writeable = False
-        else:
-            if not self._published:
-                raise Unpublished("this Buffer has never been published: no dispatch has written it")
-            ctx = self._ctx()
-            ptr, lease = ctx._lease(self._bid)
-            holder = _LeaseHolder(ctx, lease, ptr, self.shape, _DTYPES[self.elem])
-            arr = np.asarray(holder)
+        # a counted read-only export (6.3 P-18) that lives as long as the array (its base)
+        arr = np.asarray(memoryview(self))
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             raise Refused("cint never converts: the Buffer holds %s; use cint.to_float for a float array" % self.elem)
         return arr
+
+    # -- exports (6.3 P-18), called by the C base cint._exports.ExportBase ------------------------
+    def _export_open(self):
+        """(address, token, format, itemsize, shape) of a new read-only export. Runtime storage is leased
+        (cint_buffer_lease) until _export_close(token); the package's own storage is kept alive by the
+        token. StaleHandle after release, Unpublished before the first publication (6.2-6.4)."""
+        if self._released:
+            raise StaleHandle("this Buffer was released")
+        if not self._published:
+            raise Unpublished("this Buffer has never been published: no dispatch has written it")
+        if self.elem not in ELEMS:
+            raise BufferError("a %s Buffer has no export: its elements are fixed-point values, not the integers "
+                              "of its storage; cint.to_float(buffer) gives their values" % self.elem)
+        _, size, _, code = ELEMS[self.elem]
+        if self._data is not None:
+            return C.addressof(self._data), self._data, code, size, self.shape
+        ctx = self._ctx()
+        if ctx is None or not ctx._h:
+            raise StaleHandle("the context of this Buffer is gone")
+        self._bind(ctx)                 # registered again after a restore of ctx (P-20)
+        ptr, lease = ctx._lease(self._bid)
+        ctx.__dict__["_live_exports"] = ctx.__dict__.get("_live_exports", 0) + 1
+        return ptr or 0, (ctx, lease), code, size, self.shape
+
+    def _export_close(self, token):
+        """Ends the export that _export_open gave token for: ends the lease of runtime storage."""
+        if type(token) is tuple:
+            ctx, lease = token
+            ctx.__dict__["_live_exports"] = ctx.__dict__.get("_live_exports", 1) - 1
+            ctx._lease_end(lease)
 
     def __repr__(self):
         return "<cint.Buffer %s[%s]%s>" % (self.elem, ", ".join(str(n) for n in self.shape),
@@ -398,21 +530,6 @@ class Buffer:
 
 _DTYPES = {"Bool": "|b1", "I8": "|i1", "I16": "<i2", "I32": "<i4", "I64": "<i8", "U8": "|u1", "U16": "<u2",
            "U32": "<u4", "U64": "<u8"}
-
-
-class _LeaseHolder:
-    def __init__(self, ctx, lease, ptr, shape, typestr):
-        self._ctx = weakref.ref(ctx)
-        self._lease = lease
-        self.__array_interface__ = {"version": 3, "shape": tuple(shape), "typestr": typestr, "data": (ptr, True)}
-
-    def __del__(self):
-        ctx = self._ctx()
-        if ctx is not None:
-            try:
-                ctx._lease_end(self._lease)
-            except Exception:
-                pass
 
 
 def _nest(flat, shape):
@@ -441,9 +558,17 @@ def copy(obj, *, elem=None, device=None, from_float=None) -> Buffer:
     """A Buffer holding an exact copy of nested int sequences or of an integer buffer-protocol array."""
     if device is not None:
         raise NotImplementedError("device Buffers (gpu-cuda) are not in this slice")
-    if from_float is not None:
-        raise NotImplementedError("cint.copy(from_float=...) and float conversion (8.5 X-1..X-11) are not in this "
-                                  "slice")
+    if from_float is not None and from_float is not False:
+        # X-1: floats enter only through an explicit conversion to elem (see cint._values.copy_options)
+        from ._values import copy_options, from_float as _from_float
+        rounding, overflow = copy_options(from_float)
+        if elem is None:
+            raise Refused("cint.copy(obj, from_float=...) needs elem=... (the target type)")
+        out = _from_float(obj, elem, rounding=rounding, overflow=overflow)
+        if not isinstance(out, Buffer):
+            raise Refused("cint.copy makes a Buffer: pass a sequence or an array, or cint.from_float(x, %r) for one "
+                          "value" % (elem,))
+        return out
     if isinstance(obj, (list, tuple, range)):
         if elem is None:
             raise Refused("cint.copy of a sequence needs elem=... (the element type)")
@@ -477,7 +602,14 @@ def copy(obj, *, elem=None, device=None, from_float=None) -> Buffer:
     else:
         raise Refused("cint.copy takes nested sequences of int or an object with the buffer protocol, not %s"
                       % type(obj).__name__)
-    lo, hi = _int_range(elem)
+    if elem not in ELEMS:   # a Q format: cint.Fixed values of exactly that format, stored as their raw
+        for k, v in enumerate(flat):
+            if not isinstance(v, Fixed) or v.format != elem:
+                raise Refused("element %d is %r, not a cint.Fixed of format %s (a bare int could mean the raw "
+                              "storage or the value)" % (k, v, elem))
+        flat = [v.raw for v in flat]
+    store = elem if elem in ELEMS else "I%d" % fixed_type(elem).bits
+    lo, hi = _int_range(store)
     for k, v in enumerate(flat):
         if elem == "Bool":
             if type(v) is not bool:
@@ -490,7 +622,7 @@ def copy(obj, *, elem=None, device=None, from_float=None) -> Buffer:
     shape = _shape_of(shape)
     n = len(flat)
     ct = {"Bool": C.c_uint8, "I8": C.c_int8, "I16": C.c_int16, "I32": C.c_int32, "I64": C.c_int64,
-          "U8": C.c_uint8, "U16": C.c_uint16, "U32": C.c_uint32, "U64": C.c_uint64}[elem]
+          "U8": C.c_uint8, "U16": C.c_uint16, "U32": C.c_uint32, "U64": C.c_uint64}[store]
     data = (ct * max(n, 1))()
     for k, v in enumerate(flat):
         data[k] = int(v)

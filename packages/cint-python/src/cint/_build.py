@@ -8,7 +8,8 @@ Cache layout, under ``$CINT_PY_CACHE`` (else ``cint_runtime.cache_dir()/python``
 
 A load whose root source has an index entry whose modules all still have their recorded digests
 opens lib-<K> and builds nothing; otherwise it runs the front end (to learn the imported modules),
-computes K and builds only if lib-<K> is missing.  ``BUILDS`` counts the builds this process made.
+computes K and builds only if lib-<K> is missing.  Libraries are built with ``--with-state`` (8.1
+paragraph 1): they export the cintx_state_* functions that checkpoints need (docs/runtime.md).  ``BUILDS`` counts the builds this process made.
 """
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ def library_for_source(path) -> Path:
         exe = os.environ.get("CINT_EXE")
         BUILDS[0] += 1
         if exe:
-            done = subprocess.run(shlex.split(exe) + ["build", "--lib", "--out", str(tmp), str(src)],
+            done = subprocess.run(shlex.split(exe) + ["build", "--lib", "--with-state", "--out", str(tmp), str(src)],
                                   capture_output=True, cwd=str(root))
             if done.returncode != 0:
                 raise BuildError("%s build --lib %s failed (exit %d):\n%s" % (
@@ -121,7 +122,7 @@ def library_for_source(path) -> Path:
         else:
             from cint_compiler.build import build_library
             try:
-                build_library(compiled, tmp)
+                build_library(compiled, tmp, with_state=True)
             except CompileError as ex:
                 raise BuildError("%s: %s" % (path, ex)) from ex
             except Exception as ex:   # the C compiler failed: a toolchain bug, reported with its text

@@ -148,12 +148,7 @@ class ResourceError(Exception):
     """CINT_RESOURCE during an entry."""
 
 
-class ReplayDivergence(Exception):
-    """CINT_DIVERGED from cint.replay (not in this slice)."""
-
-
-class Unreplayable(Exception):
-    """CINT_UNREPLAYABLE from cint.replay (not in this slice)."""
+from cint_replay.errors import ReplayDivergence, Unreplayable  # noqa: E402  (CINT_DIVERGED, CINT_UNREPLAYABLE)
 
 
 class ErrorResult(Exception):

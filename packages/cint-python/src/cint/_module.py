@@ -1,21 +1,31 @@
 """Modules (loaded libraries) and contexts (8.1): the calls through each export's C wrapper, with ctypes."""
 from __future__ import annotations
 
+import contextlib
 import ctypes as C
+import hashlib
 import keyword
 import os
 import struct
+import sys
 import threading
+import weakref
 from pathlib import Path
 
 from cint_abi import structs as S
 from cint_abi import typesig as T
-from cint_abi.codes import FAULT_NAMES, REFUSAL_REASONS, STATUSES
+from cint_abi.checkpoint import decode_checkpoint, encode_checkpoint, type_name
+from cint_abi.codes import FAULT_NAMES, REFUSAL_REASONS, RUNTIME_CONTRACT, STATUSES
 from cint_abi.faultrecord import decode_fault_record
 from cint_abi.reflect import read_library
 
 from . import _arrays as A
 from ._errors import (Busy, ErrorResult, Fault, Faulted, LoadError, Refused, ResourceError, fault_class)
+
+try:    # the C call path (8.1 paragraph 8); without it every call goes through ctypes
+    from . import _fastcall as _FC
+except ImportError:
+    _FC = None
 
 _REASON_NAMES = {v: k for k, v in REFUSAL_REASONS.items()}
 OK, FAULT, REFUSED, BUSY, FAULTED, RESOURCE = (STATUSES[k] for k in (
@@ -128,13 +138,53 @@ class Module:
             f = getattr(d, name)
             f.argtypes = args
             f.restype = None if name == "cint_ctx_destroy" else C.c_int32
+        # the canonical-state functions of a library built with --with-state (docs/runtime.md)
+        self._state = None
+        self._digest_cache = None
+        try:
+            enc, res = d.cintx_state_encode, d.cintx_state_restore
+        except AttributeError:
+            return
+        enc.argtypes = [P, P, C.c_size_t, C.POINTER(C.c_size_t)]
+        enc.restype = C.c_int32
+        res.argtypes = [P, P, C.c_size_t, C.POINTER(C.c_uint64)]
+        res.restype = C.c_int32
+        self._state = (enc, res)
+
+    def _digests(self):
+        """The build digests a checkpoint's envelope carries: the library file and the source map."""
+        if self._digest_cache is None:
+            try:
+                lib = hashlib.sha256(Path(self.path).read_bytes()).digest()
+            except OSError:
+                lib = bytes(32)
+            self._digest_cache = {"library": lib, "source-map": bytes(self._program.contents.source_map)}
+        return self._digest_cache
+
+    def _global_types(self):
+        """name -> type name of the program's module variables (for the messages of a refused restore)."""
+        prog = self._program.contents
+        out = {}
+        for k in range(prog.global_count):
+            g = prog.globals[k]
+            name = C.string_at(g.name.bytes, g.name.len).decode("utf-8", "replace")
+            t = g.type
+            if t.code == 0x31:
+                w = 8 << (t.storage - 0x11)
+                out[name] = "Q%d.%d" % (w - t.frac, t.frac)
+            else:
+                out[name] = A.TAG_NAMES.get(t.code, {0x15: "I128", 0x16: "I256", 0x17: "I512",
+                                                     0x18: "I1024"}.get(t.code, "type 0x%02x" % t.code))
+        return out
 
     def context(self, *, device=None, record=None, fuel=10**9, depth=256, frame_arena_elements=2_097_152):
         if device is not None:
             raise NotImplementedError("Module.context(device=...) (gpu-cuda contexts) is not in this slice")
+        ctx = Context(self, fuel=fuel, depth=depth, frame_arena_elements=frame_arena_elements)
         if record is not None:
-            raise NotImplementedError("Module.context(record=...) (recordings, 9.3) is not in this slice")
-        return Context(self, fuel=fuel, depth=depth, frame_arena_elements=frame_arena_elements)
+            from ._record import attach
+            attach(ctx, record)
+        return ctx
 
     def __repr__(self):
         return "<cint.Module %s: %s>" % (os.path.basename(self.path), ", ".join(e.name for e in self.exports))
@@ -176,7 +226,8 @@ class Context:
             raise Refused("depth is an int >= 0, not %r" % (depth,))
         if type(frame_arena_elements) is not int or frame_arena_elements < 0:
             raise Refused("frame_arena_elements is an int >= 0, not %r" % (frame_arena_elements,))
-        self._lock = threading.Lock()
+        # one call at a time: a cint._fastcall.Gate is a threading.Lock that the C call path also takes
+        self._lock = _FC.Gate() if _FC is not None else threading.Lock()
         self._recording = False
         self._output = []
 
@@ -196,8 +247,12 @@ class Context:
                 raise ResourceError("cint_ctx_create: no room for the context")
             raise Refused("cint_ctx_create refused the configuration (status %d)" % st)
         self._h = h
+        if _FC is not None:
+            self._lock.attach(h.value)
         self._last = None
         self._calls = {}
+        self._epoch = 0                       # restores made: registrations of an older epoch are gone (P-20)
+        self._buffers = weakref.WeakSet()     # Buffers registered here (their elements outlive a restore)
         for e in module.exports:
             if e.signature is not None and not hasattr(Context, e.name) and not keyword.iskeyword(e.name) \
                     and not e.name.startswith("_"):
@@ -297,17 +352,134 @@ class Context:
                         A.TAG_NAMES.get(r.type.code, "type 0x%02x" % r.type.code), r.count))
         return EntryReport(name, out)
 
-    def checkpoint(self):
-        raise NotImplementedError("Context.checkpoint() (9.2): the runtime has no canonical state encoder yet")
+    # -- checkpoints (9.2) ------------------------------------------------------------------
+    def _state_fns(self, what):
+        fns = self._module._state
+        if fns is None:
+            raise NotImplementedError(
+                "Context.%s: %s was written by plain `cint build --lib`, which holds no checkpoint functions "
+                "(SPEC-03P.1 8.1 paragraph 1); load the .ci source with cint.load, or build the library with "
+                "`cint build --lib --with-state`" % (what, os.path.basename(self._module.path)))
+        return fns
 
-    def restore(self, data):
-        raise NotImplementedError("Context.restore() (9.2): the runtime has no canonical state encoder yet")
+    def _take_lock(self, what):
+        if not self._lock.acquire(blocking=False):
+            raise Busy("%s: another call is running on this context" % what)
 
-    def state_hash(self):
-        raise NotImplementedError("Context.state_hash() (9.2): the runtime has no canonical state encoder yet")
+    def _state_bytes(self, what):
+        """The canonical state bytes of the context (M-3), from the runtime's encoder."""
+        enc, _ = self._state_fns(what)
+        self._take_lock(what)
+        try:
+            n = C.c_size_t()
+            st = enc(self._h, None, 0, C.byref(n))
+            if st == OK:
+                size = n.value
+                buf = C.create_string_buffer(max(size, 1))
+                st = enc(self._h, buf, size, C.byref(n))
+                if st == OK and n.value == size:
+                    return buf.raw[:size]
+        finally:
+            self._lock.release()
+        if st == BUSY:
+            raise Busy("%s: the context is running an entry; the state is taken between entries" % what)
+        if st == RESOURCE:
+            raise ResourceError("%s: no room for the state bytes (CINT_RESOURCE)" % what)
+        if st == REFUSED:
+            reason = self._reason()
+            raise Refused("%s: the runtime has no canonical form for this context's state (%s)" % (what, reason),
+                          reason=reason)
+        raise Refused("%s: unexpected status %d" % (what, st))
 
+    def checkpoint(self) -> bytes:
+        """9.2: the context's state as a checkpoint (an envelope around the canonical state)."""
+        state = self._state_bytes("checkpoint()")
+        return encode_checkpoint(state, contract=RUNTIME_CONTRACT, digests=self._module._digests())
+
+    def state_hash(self) -> bytes:
+        """M-5: SHA-256 over the canonical state bytes (32 bytes)."""
+        return hashlib.sha256(self._state_bytes("state_hash()")).digest()
+
+    def restore(self, data) -> None:
+        """9.2: replaces the context's state with a checkpoint's, or raises Refused and changes nothing.
+
+        Every registration of the context ends (M-11a): a View or Buffer registers again, under a new
+        identifier, at its next use (P-20); a Buffer whose elements lived in runtime storage keeps them,
+        in storage of its own."""
+        _, res = self._state_fns("restore()")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("Context.restore() takes the bytes of a checkpoint, not %s" % type(data).__name__)
+        try:
+            cp = decode_checkpoint(bytes(data))
+        except ValueError as ex:
+            raise Refused("restore(): malformed checkpoint (H-19a): %s" % ex) from None
+        if cp.contract != RUNTIME_CONTRACT:
+            raise Refused("restore(): the checkpoint is of runtime contract %r; this runtime is %r (H-19)" % (
+                cp.contract, RUNTIME_CONTRACT))
+        own = bytes(self._module._program.contents.revision)
+        if cp.state.revision != own:
+            raise Refused("restore(): the checkpoint is of revision %s...; this program is revision %s... (H-19)" % (
+                cp.state.revision.hex()[:16], own.hex()[:16]))
+        self._take_lock("restore()")
+        try:
+            kept = self._buffer_contents()
+            detail = (C.c_uint64 * 2)()
+            state = cp.state_bytes
+            st = res(self._h, state, len(state), detail)
+            if st == OK:
+                self._epoch += 1
+                for buf, raw in kept:
+                    buf._adopt(raw)
+                return
+        finally:
+            self._lock.release()
+        if st == BUSY:
+            if self._reason() == "CINT_REFUSAL_LEASED":
+                raise Busy("restore(): a Buffer of this context has a live export (a numpy array of it); end the "
+                           "export (del the array) first", code="E_ALIAS")
+            raise Busy("restore(): the context is running an entry")
+        if st == RESOURCE:
+            raise ResourceError("restore(): no room for the restored state (CINT_RESOURCE); nothing changed")
+        raise Refused(self._restore_message(cp, detail[0], detail[1]), reason=self._reason())
+
+    def _restore_message(self, cp, why, at):
+        head = "restore(): the runtime refused the checkpoint, and nothing changed: "
+        if why == 2:
+            return head + "another revision identity (H-19)"
+        if why == 3:
+            own = self._module._global_types()
+            theirs = {n: type_name(d) for n, d, _ in cp.state.globals}
+            diff = sorted(set(own.items()) ^ set(theirs.items()))
+            return head + "its module variables are not this program's (byte %d of the state): %s" % (
+                at, ", ".join("%s has %s %s" % ("the program" if own.get(n) == t else "the checkpoint", n, t)
+                              for n, t in diff) or "their order differs")
+        if why == 4:
+            return head + ("this context cannot hold its state (byte %d of the state): a fault position outside "
+                           "the program's site tables, a call stack deeper than the context's frames, or a value "
+                           "this runtime cannot describe" % at)
+        return head + "malformed state at byte %d (H-19a)" % at
+
+    def _buffer_contents(self):
+        """(Buffer, its elements) of each published Buffer whose storage the runtime made in this context: a
+        restore frees that storage, and the Buffer keeps its elements (6.2 paragraph 3)."""
+        kept = []
+        for buf in list(self._buffers):
+            if buf._released or buf._data is not None or buf._bid is None or buf._ctx is None \
+                    or buf._ctx() is not self or buf._epoch != self._epoch or not buf._published:
+                continue
+            kept.append((buf, self._read(buf._cview(self, 0), buf.count * A.elem_info(buf.elem)[1])))
+        return kept
+
+    @contextlib.contextmanager
     def entry_scope(self):
-        raise NotImplementedError("Context.entry_scope() needs checkpoints (9.2), which are not in this slice")
+        """8.1 paragraph 5: a checkpoint when the block starts, restored when a cint.Fault leaves the block
+        (which then goes on raising); an error result, another exception or a normal exit restores nothing."""
+        saved = self.checkpoint()
+        try:
+            yield self
+        except Fault:
+            self.restore(saved)
+            raise
 
     def entry(self, name):
         call = self._calls.get(name)
@@ -316,10 +488,19 @@ class Context:
             if row is None:
                 raise AttributeError("the library exports no %r; its exports: %s" % (
                     name, ", ".join(self._module._rows)))
-            call = self._calls[name] = _Entry(self, row)
+            call = self._calls[name] = _caller(self, _Entry(self, row))
         return call
 
     def close(self):
+        if self.__dict__.get("_live_exports"):    # leases of runtime storage held by Buffer exports (6.3)
+            raise Busy("the context has %d live export(s) of its Buffers' storage (memoryviews, NumPy arrays or "
+                       "DLPack capsules); end them before closing it" % self._live_exports, code="E_ALIAS")
+        gate = self.__dict__.get("_lock")
+        if _FC is not None and isinstance(gate, _FC.Gate) and self._h:
+            if not gate.acquire(blocking=False):   # an entry runs (in another thread): destroying would free it
+                raise Busy("close: the context is running an entry; close it when the call returns")
+            gate.detach()
+            gate.release()
         h, self._h = self._h, None
         if h:
             self._module._dll.cint_ctx_destroy(h)
@@ -514,9 +695,17 @@ class _Entry:
                 return self._outcome(st, res)
             finally:
                 ctx._lock.release()
+                for kind, v, _ in plan:     # 8.3 P-14: the DLPack capsule of this entry is deleted as it ends
+                    if kind == "array" and getattr(v, "_entry_dl", None) is not None:
+                        v._entry_end()
         finally:
             for v in temps:
                 v.release()
+
+    def _c_outcome(self, st, raw):
+        """_outcome for the C call path (cint._fastcall), with the result structure as bytes."""
+        res = self._result[1].from_buffer_copy(raw[:C.sizeof(self._result[1])]) if self._result else None
+        return self._outcome(st, res)
 
     def _outcome(self, st, res):
         ctx = self._ctx
@@ -568,6 +757,75 @@ class _Entry:
 
     def __repr__(self):
         return "<cint entry %s>" % self.name
+
+
+def _np_types(kind, size):
+    """The numpy scalar types of this kind ("i", "u", "b") and item size, which a scalar parameter takes
+    (8.5 P-22); None while numpy is not imported (the Python path then judges numpy scalars)."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    if kind == "b":
+        return (np.bool_,)
+    out = []
+    for t in np.sctypeDict.values():
+        if isinstance(t, type) and issubclass(t, np.integer) and t not in out:
+            d = np.dtype(t)
+            if d.kind == kind and d.itemsize == size:
+                out.append(t)
+    return tuple(out)
+
+
+def _int_plan(t):
+    return int(t.signed), t.bits
+
+
+def _caller(ctx, e):
+    """The C call path of entry e (a cint._fastcall.Caller), or e where the C path does not apply
+    (no extension, a parameter or result kind it does not pass, an export it cannot decode)."""
+    if _FC is None or not _FC.ABI_OK or e._why or not isinstance(ctx._lock, _FC.Gate):
+        return e
+    try:
+        params = []
+        for pname, p in e.params:
+            t = p.type
+            if isinstance(t, T.Bool):
+                params.append((pname, 1, 0, 8, 0, 0, 0, _np_types("b", 1)))
+            elif isinstance(t, T.Int) and t.bits in (8, 16, 32, 64):
+                params.append((pname, 0, int(t.signed), t.bits, 0, 0, 0,
+                               _np_types("i" if t.signed else "u", t.bits // 8)))
+            elif isinstance(t, T.Array) and 1 <= len(t.dims) <= 4:
+                elem = A.ELEMS.get(A.elem_name(t.elem))
+                if elem is None:
+                    return e
+                params.append((pname, 2, 0, 0, 1 if e._written(p) else 0, elem[0], len(t.dims), None))
+            else:
+                return e
+        result = None
+        if e._result is not None:
+            kind, ct, defn, vt = e._result
+            if kind in ("int", "bool"):
+                result = (1, 0, 0, 1, *_int_plan(vt), 0) if kind == "int" else (2, 0, 0, 2, 0, 8, 0)
+            else:
+                tag = (int(defn.tag_type.signed), defn.tag_type.bits)
+                if vt is None:
+                    val = (0, 0, 0, 0)
+                elif isinstance(vt, T.Bool):
+                    val = (2, 0, 8, ct.value.offset)
+                elif isinstance(vt, T.Int) and vt.bits <= 64:
+                    val = (1, *_int_plan(vt), ct.value.offset)
+                else:
+                    return e
+                result = (3 if kind == "union" else 4, *tag, *val)
+        dll = ctx._module._dll
+        runtime = (C.cast(dll.cint_buffer_register_elements, C.c_void_p).value,
+                   C.cast(dll.cint_buffer_release, C.c_void_p).value)
+        np = sys.modules.get("numpy")
+        last = (e.name, [n for n, _ in e.params])
+        return _FC.Caller(ctx, ctx._lock, e, e._c_outcome, last, e.row.address, ctx._fuel, e.kernel, tuple(params),
+                          result, runtime, A.View, A.Buffer, np.ndarray if np is not None else None)
+    except (NotImplementedError, ValueError, TypeError, OverflowError, RuntimeError, AttributeError):
+        return e
 
 
 def _nothing_ran(held) -> bool:

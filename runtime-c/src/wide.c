@@ -1,0 +1,742 @@
+/* wide.c: the operations of cint_rt_wide.h on I128 to I1024 (and on I8 to U64 where a wide type
+   takes part). Every operation computes its exact result in Z (sign and magnitude, WZ_L limbs:
+   enough for a product of two I1024 values, a shifted I1024 and any sum the runtime can hold),
+   then applies the operator form of SPEC-01P.1 IM-30 and, for a fault, writes the record of
+   intmachine.py: operands as typed values, exact as a minimal Z and the bound crossed. */
+#include <stdio.h>
+
+#include "rt_internal.h"
+
+__extension__ typedef unsigned __int128 w_u128;
+
+#define WZ_L 34u
+
+typedef struct wz {
+    bool neg;           /* never set for zero */
+    uint64_t m[WZ_L];   /* magnitude, least significant limb first */
+} wz;
+
+/* --- types ------------------------------------------------------------------------------------- */
+
+unsigned cint_w_width(uint32_t tag)
+{
+    switch (tag) {
+    case CINT_TAG_I8: case CINT_TAG_U8: return 8;
+    case CINT_TAG_I16: case CINT_TAG_U16: return 16;
+    case CINT_TAG_I32: case CINT_TAG_U32: return 32;
+    case CINT_TAG_I64: case CINT_TAG_U64: return 64;
+    case CINT_TAG_I128: return 128;
+    case CINT_TAG_I256: return 256;
+    case CINT_TAG_I512: return 512;
+    case CINT_TAG_I1024: return 1024;
+    default: return 0;
+    }
+}
+
+unsigned cint_w_limbs(uint32_t tag)
+{
+    unsigned w = cint_w_width(tag);
+    return w <= 64u ? 1u : w / 64u;
+}
+
+static bool w_signed(uint32_t tag) { return (tag & 0xF0u) == 0x10u; }
+
+static const char *w_suffix(uint32_t tag)
+{
+    switch (tag) {
+    case CINT_TAG_I8: return "i8";
+    case CINT_TAG_I16: return "i16";
+    case CINT_TAG_I32: return "i32";
+    case CINT_TAG_I64: return "i64";
+    case CINT_TAG_I128: return "i128";
+    case CINT_TAG_I256: return "i256";
+    case CINT_TAG_I512: return "i512";
+    case CINT_TAG_I1024: return "i1024";
+    case CINT_TAG_U8: return "u8";
+    case CINT_TAG_U16: return "u16";
+    case CINT_TAG_U32: return "u32";
+    case CINT_TAG_U64: return "u64";
+    default: return "unknown";
+    }
+}
+
+void cint_w_tv(cint_tvalue *t, uint32_t tag, const uint64_t *v)
+{
+    unsigned w = cint_w_width(tag);
+    if (w <= 64u) {
+        cint_tv_int(t, tag, v[0]);
+        return;
+    }
+    memset(t, 0, sizeof *t);
+    t->bytes[0] = (uint8_t)tag;
+    for (unsigned k = 0; k < w / 8u; k++) t->bytes[1 + k] = (uint8_t)(v[k / 8u] >> (8u * (k % 8u)));
+    t->len = 1u + w / 8u;
+}
+
+/* --- magnitudes ---------------------------------------------------------------------------------- */
+
+static unsigned m_len(const uint64_t *m)
+{
+    unsigned n = WZ_L;
+    while (n > 0 && m[n - 1u] == 0) n--;
+    return n;
+}
+
+static int m_cmp(const uint64_t *a, const uint64_t *b)
+{
+    for (unsigned k = WZ_L; k-- > 0;)
+        if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+    return 0;
+}
+
+static void m_add(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    uint64_t c = 0;
+    for (unsigned k = 0; k < WZ_L; k++) {
+        uint64_t s = a[k] + c;
+        uint64_t c1 = s < c;
+        r[k] = s + b[k];
+        c = c1 + (r[k] < s);
+    }
+}
+
+/* r = a - b for a >= b. */
+static void m_sub(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    uint64_t br = 0;
+    for (unsigned k = 0; k < WZ_L; k++) {
+        uint64_t d = a[k] - b[k];
+        uint64_t b1 = a[k] < b[k];
+        r[k] = d - br;
+        br = b1 + (d < br);
+    }
+}
+
+static void m_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    uint64_t t[WZ_L];
+    unsigned na = m_len(a), nb = m_len(b);
+    memset(t, 0, sizeof t);
+    for (unsigned i = 0; i < na; i++) {
+        uint64_t c = 0;
+        for (unsigned j = 0; j < nb && i + j < WZ_L; j++) {
+            w_u128 p = (w_u128)a[i] * b[j] + t[i + j] + c;
+            t[i + j] = (uint64_t)p;
+            c = (uint64_t)(p >> 64);
+        }
+        if (i + nb < WZ_L) t[i + nb] = c;
+    }
+    memcpy(r, t, sizeof t);
+}
+
+static void m_shl(uint64_t *r, const uint64_t *a, unsigned k)
+{
+    uint64_t t[WZ_L];
+    unsigned q = k / 64u, s = k % 64u;
+    memset(t, 0, sizeof t);
+    for (unsigned i = WZ_L; i-- > q;) {
+        t[i] = a[i - q] << s;
+        if (s != 0 && i - q >= 1u) t[i] |= a[i - q - 1u] >> (64u - s);
+    }
+    memcpy(r, t, sizeof t);
+}
+
+static void m_shr(uint64_t *r, const uint64_t *a, unsigned k)
+{
+    uint64_t t[WZ_L];
+    unsigned q = k / 64u, s = k % 64u;
+    memset(t, 0, sizeof t);
+    for (unsigned i = 0; i + q < WZ_L; i++) {
+        t[i] = a[i + q] >> s;
+        if (s != 0 && i + q + 1u < WZ_L) t[i] |= a[i + q + 1u] << (64u - s);
+    }
+    memcpy(r, t, sizeof t);
+}
+
+static unsigned m_bits(const uint64_t *m)
+{
+    unsigned n = m_len(m);
+    if (n == 0) return 0;
+    return 64u * (n - 1u) + (64u - (unsigned)__builtin_clzll(m[n - 1u]));
+}
+
+/* q = a / b, r = a % b (b nonzero); q or r may be NULL. */
+static void m_divmod(const uint64_t *a, const uint64_t *b, uint64_t *q, uint64_t *r)
+{
+    uint64_t qq[WZ_L], rr[WZ_L];
+    memset(qq, 0, sizeof qq);
+    memset(rr, 0, sizeof rr);
+    if (m_len(b) == 1u) { /* one-limb divisor: limb by limb */
+        uint64_t d = b[0], rem = 0;
+        for (unsigned k = m_len(a); k-- > 0;) {
+            w_u128 cur = ((w_u128)rem << 64) | a[k];
+            qq[k] = (uint64_t)(cur / d);
+            rem = (uint64_t)(cur % d);
+        }
+        rr[0] = rem;
+    } else {
+        for (unsigned i = m_bits(a); i-- > 0;) {
+            m_shl(rr, rr, 1);
+            rr[0] |= (a[i / 64u] >> (i % 64u)) & 1u;
+            if (m_cmp(rr, b) >= 0) {
+                m_sub(rr, rr, b);
+                qq[i / 64u] |= (uint64_t)1 << (i % 64u);
+            }
+        }
+    }
+    if (q != NULL) memcpy(q, qq, sizeof qq);
+    if (r != NULL) memcpy(r, rr, sizeof rr);
+}
+
+/* --- Z ---------------------------------------------------------------------------------------------- */
+
+static bool z_zero(const wz *a) { return m_len(a->m) == 0; }
+
+static wz z_small(int64_t v)
+{
+    wz z;
+    memset(&z, 0, sizeof z);
+    z.neg = v < 0;
+    z.m[0] = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    return z;
+}
+
+/* The value of an integer of type tag in the limb convention of cint_rt_wide.h. */
+static wz z_load(uint32_t tag, const uint64_t *v)
+{
+    wz z;
+    memset(&z, 0, sizeof z);
+    unsigned n = cint_w_limbs(tag);
+    bool neg = w_signed(tag) && (v[n - 1u] >> 63) != 0;
+    if (!neg) {
+        memcpy(z.m, v, n * sizeof(uint64_t));
+        return z;
+    }
+    uint64_t c = 1;
+    for (unsigned k = 0; k < n; k++) {
+        z.m[k] = ~v[k] + c;
+        c = c && z.m[k] == 0;
+    }
+    z.neg = true;
+    return z;
+}
+
+static wz z_neg(wz a)
+{
+    a.neg = !a.neg && !z_zero(&a);
+    return a;
+}
+
+static wz z_add(wz a, wz b)
+{
+    wz r;
+    memset(&r, 0, sizeof r);
+    if (a.neg == b.neg) {
+        m_add(r.m, a.m, b.m);
+        r.neg = a.neg;
+        return r;
+    }
+    if (m_cmp(a.m, b.m) < 0) {
+        wz t = a;
+        a = b;
+        b = t;
+    }
+    m_sub(r.m, a.m, b.m);
+    r.neg = a.neg && !z_zero(&r);
+    return r;
+}
+
+static wz z_sub(wz a, wz b) { return z_add(a, z_neg(b)); }
+
+static wz z_mul(wz a, wz b)
+{
+    wz r;
+    m_mul(r.m, a.m, b.m);
+    r.neg = (a.neg != b.neg) && !z_zero(&r);
+    return r;
+}
+
+static int z_cmp(const wz *a, const wz *b)
+{
+    if (a->neg != b->neg) return a->neg ? -1 : 1;
+    int c = m_cmp(a->m, b->m);
+    return a->neg ? -c : c;
+}
+
+/* Truncating division: q rounds toward zero, r has the sign of a. */
+static void z_divmod_trunc(const wz *a, const wz *b, wz *q, wz *r)
+{
+    m_divmod(a->m, b->m, q->m, r->m);
+    q->neg = (a->neg != b->neg) && !z_zero(q);
+    r->neg = a->neg && !z_zero(r);
+}
+
+/* Floor division: q = floor(a / b), r = a - b q (the sign of b). */
+static void z_divmod_floor(const wz *a, const wz *b, wz *q, wz *r)
+{
+    z_divmod_trunc(a, b, q, r);
+    if (!z_zero(r) && r->neg != b->neg) {
+        *q = z_sub(*q, z_small(1));
+        *r = z_add(*r, *b);
+    }
+}
+
+/* round_div of intmachine.py: n / d rounded once by mode (index into ROUND_MODES). */
+static wz z_round_div(wz n, wz d, int mode)
+{
+    if (d.neg) {
+        n = z_neg(n);
+        d = z_neg(d);
+    }
+    wz q, r;
+    z_divmod_floor(&n, &d, &q, &r);
+    if (z_zero(&r)) return q;
+    bool negative = n.neg;
+    wz one = z_small(1), up = z_add(q, one);
+    switch (mode) {
+    case 0: return q;                   /* floor */
+    case 1: return up;                  /* ceil */
+    case 2: return negative ? up : q;   /* trunc */
+    case 3: return negative ? q : up;   /* away */
+    default: break;
+    }
+    wz twice = z_add(r, r);
+    int c = z_cmp(&twice, &d);
+    if (c < 0) return q;
+    if (c > 0) return up;
+    switch (mode) {
+    case 4: { /* half_even */
+        bool odd = (q.m[0] & 1u) != 0;
+        return odd ? up : q;
+    }
+    case 5: return negative ? q : up;   /* half_away */
+    case 6: return negative ? up : q;   /* half_trunc */
+    case 7: return up;                  /* half_up */
+    default: return q;                  /* half_down */
+    }
+}
+
+/* floor(sqrt(x)) for x >= 0; *rest receives x - floor(sqrt(x))^2. */
+static wz z_isqrt(wz x, wz *rest)
+{
+    wz res, bit;
+    memset(&res, 0, sizeof res);
+    memset(&bit, 0, sizeof bit);
+    unsigned nb = m_bits(x.m);
+    if (nb > 0) {
+        unsigned top = (nb - 1u) & ~1u;
+        bit.m[top / 64u] = (uint64_t)1 << (top % 64u);
+    }
+    while (!z_zero(&bit)) {
+        wz t = z_add(res, bit);
+        if (m_cmp(x.m, t.m) >= 0) {
+            m_sub(x.m, x.m, t.m);
+            m_shr(res.m, res.m, 1);
+            res = z_add(res, bit);
+        } else {
+            m_shr(res.m, res.m, 1);
+        }
+        m_shr(bit.m, bit.m, 2);
+    }
+    *rest = x;
+    return res;
+}
+
+/* The bounds of an integer type. */
+static wz z_max(uint32_t tag)
+{
+    wz z;
+    memset(&z, 0, sizeof z);
+    unsigned w = cint_w_width(tag) - (w_signed(tag) ? 1u : 0u);
+    for (unsigned k = 0; k < w; k++) z.m[k / 64u] |= (uint64_t)1 << (k % 64u);
+    return z;
+}
+
+static wz z_min(uint32_t tag)
+{
+    wz z;
+    memset(&z, 0, sizeof z);
+    if (!w_signed(tag)) return z;
+    unsigned k = cint_w_width(tag) - 1u;
+    z.m[k / 64u] = (uint64_t)1 << (k % 64u);
+    z.neg = true;
+    return z;
+}
+
+static bool z_fits(const wz *z, uint32_t tag)
+{
+    wz lo = z_min(tag), hi = z_max(tag);
+    return z_cmp(z, &lo) >= 0 && z_cmp(z, &hi) <= 0;
+}
+
+/* wrap(T, z) in the limb convention: two's complement over all limbs, cut to the width and, for
+   I8 to U64, extended to 64 bits by the type's signedness. */
+static void z_store(const wz *z, uint32_t tag, uint64_t *out)
+{
+    uint64_t t[WZ_L];
+    memcpy(t, z->m, sizeof t);
+    if (z->neg) {
+        uint64_t c = 1;
+        for (unsigned k = 0; k < WZ_L; k++) {
+            t[k] = ~t[k] + c;
+            c = c && t[k] == 0;
+        }
+    }
+    unsigned w = cint_w_width(tag);
+    if (w >= 64u) {
+        memcpy(out, t, (w / 64u) * sizeof(uint64_t));
+        return;
+    }
+    uint64_t v = t[0] & ((UINT64_C(1) << w) - 1u);
+    if (w_signed(tag) && ((v >> (w - 1u)) & 1u)) v |= ~((UINT64_C(1) << w) - 1u);
+    out[0] = v;
+}
+
+/* The record of a fault: operands, exact (when has_exact) and the bound of ltag z crosses (when
+   has_limit). */
+static int w_raise(cint_ctx *ctx, const cint_gen_at *at, uint16_t code, const char *name, const cint_tvalue *ops,
+                   uint16_t nops, const wz *exact, uint32_t ltag)
+{
+    uint8_t bytes[WZ_L * 8u + 1u];
+    cint_tvalue limit;
+    cint_gen_fault f;
+    memset(&f, 0, sizeof f);
+    f.code = code;
+    f.operation = name;
+    f.operands = ops;
+    f.operand_count = nops;
+    if (exact != NULL) {
+        uint64_t t[WZ_L];
+        memcpy(t, exact->m, sizeof t);
+        if (exact->neg) {
+            uint64_t c = 1;
+            for (unsigned k = 0; k < WZ_L; k++) {
+                t[k] = ~t[k] + c;
+                c = c && t[k] == 0;
+            }
+        }
+        for (unsigned k = 0; k < WZ_L * 8u; k++) bytes[k] = (uint8_t)(t[k / 8u] >> (8u * (k % 8u)));
+        bytes[WZ_L * 8u] = exact->neg ? 0xFFu : 0u;
+        f.exact = bytes;
+        f.exact_len = sizeof bytes;
+        if (ltag != 0) {
+            wz b = exact->neg ? z_min(ltag) : z_max(ltag);
+            uint64_t lb[16];
+            z_store(&b, ltag, lb);
+            cint_w_tv(&limit, ltag, lb);
+            f.limit = &limit;
+        }
+    }
+    return cint_gen_raise(ctx, at, &f);
+}
+
+/* The form rule (IM-30) on the exact value v for type tag; 1 after a checked fault. */
+static int w_form(cint_ctx *ctx, const cint_gen_at *at, uint32_t form, uint32_t tag, const wz *v, const char *name,
+                  const cint_tvalue *ops, uint16_t nops, uint64_t *r)
+{
+    if (z_fits(v, tag)) {
+        z_store(v, tag, r);
+        return 0;
+    }
+    if (form == CINT_W_WRAP) {
+        z_store(v, tag, r);
+        return 0;
+    }
+    if (form == CINT_W_SAT) {
+        wz b = v->neg ? z_min(tag) : z_max(tag);
+        z_store(&b, tag, r);
+        return 0;
+    }
+    return w_raise(ctx, at, CINT_E_OVERFLOW, name, ops, nops, v, tag);
+}
+
+/* --- operations ---------------------------------------------------------------------------------- */
+
+static const char *const k_names[] = {"", "add", "sub", "mul", "neg", "div", "rem", "shl", "shl", "shr"};
+static const char *const k_forms[] = {"checked", "wrap", "sat"};
+
+int cint_w_arith(cint_ctx *ctx, const cint_gen_at *at, uint32_t op, uint32_t form, uint32_t tag, const uint64_t *a,
+                 const uint64_t *b, uint64_t *r)
+{
+    wz x = z_load(tag, a), v;
+    switch (op) {
+    case CINT_OP_ADD: v = z_add(x, z_load(tag, b)); break;
+    case CINT_OP_SUB: v = z_sub(x, z_load(tag, b)); break;
+    case CINT_OP_MUL: v = z_mul(x, z_load(tag, b)); break;
+    default: v = z_neg(x); break;
+    }
+    if (form == CINT_W_CHECKED && !z_fits(&v, tag)) {
+        char name[40];
+        cint_tvalue ops[2];
+        uint16_t n = op == CINT_OP_NEG ? 1u : 2u;
+        snprintf(name, sizeof name, "%s.%s.%s", k_names[op <= CINT_OP_NEG ? op : 0], k_forms[0], w_suffix(tag));
+        cint_w_tv(&ops[0], tag, a);
+        if (n == 2u) cint_w_tv(&ops[1], tag, b);
+        return w_raise(ctx, at, CINT_E_OVERFLOW, name, ops, n, &v, tag);
+    }
+    return w_form(ctx, at, form, tag, &v, "", NULL, 0, r);
+}
+
+int cint_w_divide(cint_ctx *ctx, const cint_gen_at *at, const char *name, uint32_t kind, uint32_t tag,
+                  const uint64_t *a, const uint64_t *b, uint64_t *r)
+{
+    cint_tvalue ops[2];
+    wz x = z_load(tag, a), y = z_load(tag, b), q, m;
+    if (z_zero(&y)) {
+        cint_w_tv(&ops[0], tag, a);
+        cint_w_tv(&ops[1], tag, b);
+        return w_raise(ctx, at, CINT_E_DIV_ZERO, name, ops, 2, NULL, 0);
+    }
+    if (kind == CINT_W_DIV_FLOOR || kind == CINT_W_REM_FLOOR) {
+        z_divmod_floor(&x, &y, &q, &m);
+    } else {
+        z_divmod_trunc(&x, &y, &q, &m);
+        if ((kind == CINT_W_DIV_EUCLID || kind == CINT_W_REM_EUCLID) && m.neg) {
+            if (!y.neg) {
+                q = z_sub(q, z_small(1));
+                m = z_add(m, y);
+            } else {
+                q = z_add(q, z_small(1));
+                m = z_sub(m, y);
+            }
+        }
+    }
+    if (kind % 2u == 1u) {
+        z_store(&m, tag, r);
+        return 0;
+    }
+    if (!z_fits(&q, tag)) {
+        cint_w_tv(&ops[0], tag, a);
+        cint_w_tv(&ops[1], tag, b);
+        return w_raise(ctx, at, CINT_E_OVERFLOW, name, ops, 2, &q, tag);
+    }
+    z_store(&q, tag, r);
+    return 0;
+}
+
+int cint_w_rounddiv(cint_ctx *ctx, const cint_gen_at *at, const char *name, uint32_t ttag, uint32_t nops,
+                    const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t rtag, int mode, uint64_t *r)
+{
+    cint_tvalue ops[3];
+    wz num = z_load(ttag, a), den = z_load(ttag, b);
+    if (nops == 3u) {
+        num = z_mul(num, den);
+        den = z_load(ttag, c);
+    }
+    cint_w_tv(&ops[0], ttag, a);
+    cint_w_tv(&ops[1], ttag, b);
+    if (nops == 3u) cint_w_tv(&ops[2], ttag, c);
+    if (z_zero(&den)) return w_raise(ctx, at, CINT_E_DIV_ZERO, name, ops, (uint16_t)nops, NULL, 0);
+    wz q = z_round_div(num, den, mode);
+    if (!z_fits(&q, rtag)) return w_raise(ctx, at, CINT_E_OVERFLOW, name, ops, (uint16_t)nops, &q, rtag);
+    z_store(&q, rtag, r);
+    return 0;
+}
+
+int cint_w_shift(cint_ctx *ctx, const cint_gen_at *at, uint32_t op, uint32_t tag, const uint64_t *a, uint32_t ktag,
+                 const uint64_t *k, uint64_t *r)
+{
+    unsigned w = cint_w_width(tag);
+    wz x = z_load(tag, a), cnt = z_load(ktag, k);
+    bool in_range = !cnt.neg && m_len(cnt.m) <= 1u && cnt.m[0] <= (uint64_t)(w - 1u);
+    char name[40];
+    cint_tvalue ops[2];
+    snprintf(name, sizeof name, "%s.%s.%s", k_names[op >= CINT_OP_SHL && op <= CINT_OP_SHR ? op : 0],
+             op == CINT_OP_SHL_WRAP ? "wrap" : "checked", w_suffix(tag));
+    if (!in_range) {
+        cint_tvalue limit;
+        cint_gen_fault f;
+        cint_w_tv(&ops[0], tag, a);
+        cint_w_tv(&ops[1], ktag, k);
+        cint_tv_i64(&limit, (int64_t)(w - 1u));
+        memset(&f, 0, sizeof f);
+        f.code = CINT_E_SHIFT;
+        f.operation = name;
+        f.operands = ops;
+        f.operand_count = 2;
+        f.limit = &limit;
+        return cint_gen_raise(ctx, at, &f);
+    }
+    unsigned s = (unsigned)cnt.m[0];
+    wz v = x;
+    if (op == CINT_OP_SHR) {
+        /* floor(a / 2^s) */
+        if (!x.neg) {
+            m_shr(v.m, x.m, s);
+        } else {
+            wz p;
+            memset(&p, 0, sizeof p);
+            p.m[s / 64u] = (uint64_t)1 << (s % 64u);
+            wz q, m;
+            z_divmod_floor(&x, &p, &q, &m);
+            v = q;
+        }
+        z_store(&v, tag, r);
+        return 0;
+    }
+    m_shl(v.m, x.m, s);
+    if (op == CINT_OP_SHL_WRAP || z_fits(&v, tag)) {
+        z_store(&v, tag, r);
+        return 0;
+    }
+    cint_w_tv(&ops[0], tag, a);
+    cint_w_tv(&ops[1], ktag, k);
+    return w_raise(ctx, at, CINT_E_OVERFLOW, name, ops, 2, &v, tag);
+}
+
+int cint_w_convert(cint_ctx *ctx, const cint_gen_at *at, uint32_t form, uint32_t from, const uint64_t *v, uint32_t to,
+                   uint64_t *r)
+{
+    wz x = z_load(from, v);
+    char name[40];
+    cint_tvalue op;
+    snprintf(name, sizeof name, "as.checked.%s.%s", w_suffix(from), w_suffix(to));
+    cint_w_tv(&op, from, v);
+    if (form == CINT_W_CHECKED && !z_fits(&x, to)) return w_raise(ctx, at, CINT_E_NARROW, name, &op, 1, &x, to);
+    return w_form(ctx, at, form, to, &x, name, &op, 1, r);
+}
+
+int cint_w_fits(uint32_t from, const uint64_t *v, uint32_t to)
+{
+    wz x = z_load(from, v);
+    return z_fits(&x, to);
+}
+
+int cint_w_abs(cint_ctx *ctx, const cint_gen_at *at, uint32_t tag, const uint64_t *a, uint64_t *r)
+{
+    wz x = z_load(tag, a);
+    x.neg = false;
+    char name[40];
+    cint_tvalue op;
+    snprintf(name, sizeof name, "abs.checked.%s", w_suffix(tag));
+    cint_w_tv(&op, tag, a);
+    return w_form(ctx, at, CINT_W_CHECKED, tag, &x, name, &op, 1, r);
+}
+
+int cint_w_isqrt(cint_ctx *ctx, const cint_gen_at *at, const char *name, uint32_t tag, const uint64_t *a, int mode,
+                 uint64_t *r)
+{
+    wz x = z_load(tag, a), rest;
+    cint_tvalue op;
+    cint_w_tv(&op, tag, a);
+    if (x.neg) return w_raise(ctx, at, CINT_E_DOMAIN, name, &op, 1, NULL, 0);
+    wz s = z_isqrt(x, &rest);
+    if (mode >= 0 && !z_zero(&rest)) {
+        /* sqrt(x) lies strictly between s and s + 1 */
+        bool up;
+        if (mode == 0 || mode == 2) up = false;          /* floor, trunc */
+        else if (mode == 1 || mode == 3) up = true;      /* ceil, away */
+        else up = z_cmp(&rest, &s) > 0;                  /* nearest: x > s^2 + s */
+        if (up) s = z_add(s, z_small(1));
+    }
+    return w_form(ctx, at, CINT_W_CHECKED, tag, &s, name, &op, 1, r);
+}
+
+int cint_w_clamp(cint_ctx *ctx, const cint_gen_at *at, uint32_t tag, const uint64_t *x, const uint64_t *lo,
+                 const uint64_t *hi, uint64_t *r)
+{
+    wz zx = z_load(tag, x), zl = z_load(tag, lo), zh = z_load(tag, hi);
+    unsigned n = cint_w_limbs(tag);
+    if (z_cmp(&zl, &zh) > 0) {
+        char name[40];
+        cint_tvalue ops[3];
+        snprintf(name, sizeof name, "clamp.checked.%s", w_suffix(tag));
+        cint_w_tv(&ops[0], tag, x);
+        cint_w_tv(&ops[1], tag, lo);
+        cint_w_tv(&ops[2], tag, hi);
+        return w_raise(ctx, at, CINT_E_DOMAIN, name, ops, 3, NULL, 0);
+    }
+    const uint64_t *pick = z_cmp(&zx, &zl) < 0 ? lo : z_cmp(&zx, &zh) > 0 ? hi : x;
+    memmove(r, pick, n * sizeof(uint64_t));
+    return 0;
+}
+
+void cint_w_mul_full(uint32_t tag, const uint64_t *a, const uint64_t *b, uint32_t rtag, uint64_t *r)
+{
+    wz p = z_mul(z_load(tag, a), z_load(tag, b));
+    z_store(&p, rtag, r);
+}
+
+int cint_w_cmp(uint32_t tag, const uint64_t *a, const uint64_t *b)
+{
+    unsigned n = cint_w_limbs(tag);
+    if (w_signed(tag)) {
+        int64_t x = (int64_t)a[n - 1u], y = (int64_t)b[n - 1u];
+        if (x != y) return x < y ? -1 : 1;
+    } else if (a[n - 1u] != b[n - 1u]) {
+        return a[n - 1u] < b[n - 1u] ? -1 : 1;
+    }
+    for (unsigned k = n - 1u; k-- > 0;)
+        if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+    return 0;
+}
+
+size_t cint_w_dec(uint32_t tag, const uint64_t *v, char out[320])
+{
+    wz x = z_load(tag, v);
+    char rev[320];
+    size_t n = 0;
+    uint64_t ten19[WZ_L];
+    memset(ten19, 0, sizeof ten19);
+    ten19[0] = UINT64_C(10000000000000000000);
+    do {
+        uint64_t q[WZ_L], rm[WZ_L];
+        m_divmod(x.m, ten19, q, rm);
+        uint64_t chunk = rm[0];
+        memcpy(x.m, q, sizeof q);
+        bool last = m_len(x.m) == 0;
+        for (unsigned d = 0; d < 19u && (!last || chunk != 0 || d == 0); d++) {
+            rev[n++] = (char)('0' + chunk % 10u);
+            chunk /= 10u;
+        }
+    } while (m_len(x.m) != 0);
+    size_t len = 0;
+    if (x.neg) out[len++] = '-';
+    while (n > 0) out[len++] = rev[--n];
+    out[len] = '\0';
+    return len;
+}
+
+int cint_w_print(cint_ctx *ctx, uint32_t tag, const uint64_t *v)
+{
+    char text[320];
+    size_t n = cint_w_dec(tag, v, text);
+    return cint_gen_print_bytes(ctx, text, n);
+}
+
+int cint_w_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t rtag, uint64_t *out)
+{
+    uint32_t etag = a->type.code;
+    unsigned ew = cint_w_width(etag);
+    if (ew == 0 || cint_w_width(rtag) == 0) return cint_gen_raise(ctx, at, NULL);
+    int64_t n = rt_count(a);
+    if (cint_gen_charge(ctx, at, n / 64 + (n % 64 != 0))) return 1;
+    wz total;
+    memset(&total, 0, sizeof total);
+    rt_runs r;
+    uint8_t *p;
+    rt_runs_begin(&r, a);
+    while (rt_runs_next(&r, &p))
+        for (int64_t i = 0; i < r.len; i++) {
+            const uint8_t *e = p + i * r.step * a->elem_size;
+            uint64_t limbs[16];
+            if (ew >= 64u) {
+                memcpy(limbs, e, ew / 8u);
+            } else {
+                uint64_t bits = 0;
+                for (unsigned k = 0; k < ew / 8u; k++) bits |= (uint64_t)e[k] << (8u * k);
+                if (w_signed(etag) && ((bits >> (ew - 1u)) & 1u)) bits |= ~((UINT64_C(1) << ew) - 1u);
+                limbs[0] = bits;
+            }
+            total = z_add(total, z_load(etag, limbs));
+        }
+    if (!z_fits(&total, rtag)) {
+        char name[40];
+        cint_tvalue op;
+        snprintf(name, sizeof name, "sum.checked.%s.%s", w_suffix(etag), w_suffix(rtag));
+        cint_tv_i64(&op, n);
+        return w_raise(ctx, at, CINT_E_OVERFLOW, name, &op, 1, &total, rtag);
+    }
+    z_store(&total, rtag, out);
+    return 0;
+}
