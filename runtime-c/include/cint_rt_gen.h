@@ -192,6 +192,11 @@ cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel
    its result only when this returns CINT_OK. */
 cint_status cint_gen_leave(cint_ctx *ctx);
 
+/* A call that names no export (cintx_invoke of `cint build --lib --with-state` with an unknown
+   export index or a NULL argument pointer): CINT_REFUSED with reason CALL, nothing else changes
+   (CINT_BUSY while another call is active; CINT_REFUSED for a NULL context). */
+cint_status cint_gen_refuse_call(cint_ctx *ctx);
+
 /* 1 when the running entry has faulted. */
 int cint_gen_failed(const cint_ctx *ctx);
 

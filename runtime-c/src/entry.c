@@ -514,6 +514,13 @@ cint_status cint_gen_leave(cint_ctx *ctx)
     return s;
 }
 
+cint_status cint_gen_refuse_call(cint_ctx *ctx)
+{
+    if (ctx == NULL) return CINT_REFUSED;
+    if (!rt_acquire(ctx)) return CINT_BUSY;
+    return refuse(ctx, CINT_REFUSAL_CALL);
+}
+
 /* --- print statements ---------------------------------------------------------------------- */
 
 int cint_gen_print_begin(cint_ctx *ctx)

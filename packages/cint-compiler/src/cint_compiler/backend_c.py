@@ -388,6 +388,7 @@ class Emitter:
         self.protos: List[str] = []
         self.bodies: List[str] = []
         self.wrappers: List[str] = []
+        self.wrapper_cparams: Dict[str, List[str]] = {}   # wrapper symbol -> its parameters after fuel
         self.fn_kind = "func"
         self.layout_globals()
         for name, info in self.p.functions.items():
@@ -2313,6 +2314,7 @@ class Emitter:
         if res is not VOID:
             cparams.append("%s *result" % self.ctype(res, d.span))
         lines = ["CINT_EXPORT cint_status %s(%s)" % (sym, ", ".join(cparams)), "{"]
+        self.wrapper_cparams[sym] = cparams[2:]
         np = max(len(info.params), 1)
         lines.append("    const cint_gen_arg args[%d] = {%s};" % (np, ", ".join(argrows) or "{NULL, 0u, 0u}"))
         lines.append("    cint_gen_array A[%d]; int64_t S[%d];" % (np, max(len(info.size_params), 1)))
@@ -2380,6 +2382,31 @@ class Emitter:
         lines.append("CINT_EXPORT const cint_observer cint_observer_desc = {sizeof(cint_observer), CINT_ABI_VERSION, "
                      "&PROGRAM, &cint_library_desc, 0u};")
         self.library_lines = lines
+
+    def invoke_lines(self) -> List[str]:
+        """`cint build --lib --with-state`: cintx_invoke, one exactly-typed entry to every wrapper by its row
+        of the reflection table (docs/runtime.md): args[k] points at the k-th argument's value."""
+        out = ["/* --with-state: every export by its row of cint_library_desc (docs/runtime.md) */",
+               "CINT_EXPORT cint_status cintx_invoke(cint_ctx *ctx, uint32_t export_index, int64_t fuel, "
+               "void *const *args, void *result)", "{", "    (void)args; (void)result;", "    switch (export_index) {"]
+        for k, (info, sym) in enumerate(self.export_rows):
+            cargs, checks, n = ["ctx", "fuel"], [], 0
+            for decl in self.wrapper_cparams[sym]:
+                ty, name = decl.rsplit(" ", 1)
+                if name.startswith("*"):
+                    ty += " *"
+                if name.lstrip("*") == "result":
+                    cargs.append("(%s)result" % ty)
+                    continue
+                checks.append("args[%d] == NULL" % n)
+                cargs.append("*(const %s *)args[%d]" % (ty, n))
+                n += 1
+            out.append("    case %du:" % k)
+            if n:
+                out.append("        if (args == NULL || %s) break;" % " || ".join(checks))
+            out.append("        return %s(%s);" % (sym, ", ".join(cargs)))
+        out += ["    default:", "        break;", "    }", "    return cint_gen_refuse_call(ctx);", "}"]
+        return out
 
     # ------------------------------------------------------------------ harness
 
@@ -3309,12 +3336,15 @@ static inline int cintg_copy(cint_ctx *ctx, const cint_gen_at *at, cint_gen_arra
 """
 
 
-def emit(compiled, harness=None) -> str:
+def emit(compiled, harness=None, invoke=False) -> str:
+    """The translation unit; invoke (`cint build --lib --with-state`) adds cintx_invoke (docs/runtime.md)."""
     em = Emitter(compiled)
     text = em.emit(harness)
     # the prelude goes after the includes; the library descriptor and harness at the end
     head, _, rest = text.partition('#include "cint_rt_ops.h"\n')
     out = head + '#include "cint_rt_ops.h"\n' + PRELUDE + rest + "\n".join(em.library_lines) + "\n"
+    if invoke and harness is None:
+        out += "\n".join(em.invoke_lines()) + "\n"
     if harness is not None:
         out += harness_main(em)
     return out

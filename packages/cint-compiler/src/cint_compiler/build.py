@@ -60,12 +60,12 @@ CINT_EXPORT cint_status cintx_state_restore(cint_ctx *ctx, const uint8_t *data, 
 
 def build_library(compiled, out_dir, *, with_state: bool = False) -> Path:
     """Writes out_dir/libNAME.so for a module with exports and no top-level statements; with_state adds
-    the cintx_state_* functions (STATE_EXPORTS) to the symbols of A-12."""
+    cintx_invoke and the cintx_state_* functions (STATE_EXPORTS) to the symbols of A-12."""
     p = compiled.program
     if p.script is not None:
         raise CompileError("C9102", p.script_span, "`cint build --lib` builds a module without top-level statements; "
                            "this file is a script (LS-218)")
-    text = emit(compiled)
+    text = emit(compiled, invoke=with_state)   # with_state: cintx_invoke (backend_c.Emitter.invoke_lines)
     if with_state:
         text += STATE_EXPORTS
     objs = cint_runtime.objects()

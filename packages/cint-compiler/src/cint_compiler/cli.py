@@ -280,7 +280,7 @@ def build_parser():
     common(p, runs=False)
     p.add_argument("--lib", action="store_true", help="write OUT/libNAME.so for a module with exports")
     p.add_argument("--with-state", action="store_true",
-                   help="with --lib: also export cintx_state_size/_encode/_restore (checkpoints; docs/runtime.md)")
+                   help="with --lib: also export cintx_invoke and cintx_state_size/_encode/_restore (docs/runtime.md)")
     p.add_argument("--out", default="out", help="output folder (default: out)")
     p.set_defaults(fn=cmd_build)
     p = sub.add_parser("check", help="check a module without running it")

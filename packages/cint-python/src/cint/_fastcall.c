@@ -24,13 +24,12 @@
  *    are handed to the entry's _c_outcome(status, result bytes), which raises as the Python
  *    path does.
  *
- * The wrapper is called through the platform calling convention (x86-64 System V): integer
- * class arguments in the six integer registers, then every other argument (each cint_view, 144
- * bytes, and integers past the sixth) on the stack in argument order, 8-byte slots. The call
- * below passes six 64-bit integers and one structure of 64-bit words that holds exactly that
- * stack image; a module self-test (abi_probe) checks the convention against a C function of
- * known prototype when the module is imported, and Caller refuses to build when it fails or on
- * another architecture, where _module.py keeps the ctypes path.
+ * The wrapper is reached through the library's cintx_invoke (`cint build --lib --with-state`,
+ * docs/runtime.md), an exactly-typed C function: cintx_invoke(ctx, export index, fuel, args,
+ * result), where args[k] points at the k-th argument's value (a scalar of the parameter's exact
+ * C type, or a cint_view); it calls the wrapper with the wrapper's own prototype. A library
+ * without cintx_invoke (a plain `--lib` library loaded by path) keeps the ctypes path
+ * (_module.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -43,155 +42,16 @@
 
 #include "cint_rt.h"
 
-#if defined(__x86_64__) && !defined(_WIN32)
-#define FC_ABI 1
-#else
-#define FC_ABI 0
-#endif
-
 #define MAXP 32                     /* parameters a Caller takes */
-#define NREG 6                      /* integer argument registers (System V x86-64) */
-#define VIEW_WORDS (sizeof(cint_view) / 8)
-#define MAX_WORDS 256               /* stack words of one call */
+#define RESULT_BYTES 32          /* the largest result structure a Caller reads */
 
-_Static_assert(sizeof(cint_view) % 8 == 0, "cint_view is a whole number of 8-byte slots");
-
+typedef uint64_t u64;
+typedef int32_t (*invoke_fn)(cint_ctx *, uint32_t, int64_t, void *const *, void *);
 typedef cint_status (*register_fn)(cint_ctx *, cint_type, void *, int64_t, uint32_t, uint32_t, cint_buffer_id *,
                                    uint64_t *);
 typedef cint_status (*release_fn)(cint_ctx *, cint_buffer_id);
 
 static PyObject *s_fuel, *s_fast, *s_last, *s_published, *s_numpy, *s_released, *s_exports, *s_epoch;
-static int abi_ok;
-
-/* ------------------------------------------------------------------------------------------ */
-/* The generic call                                                                             */
-
-typedef uint64_t u64;
-typedef int32_t (*g0_fn)(u64, u64, u64, u64, u64, u64);
-#define BLOCK(K)                                                                                \
-    typedef struct { u64 w[K]; } blk##K;                                                        \
-    typedef int32_t (*g##K##_fn)(u64, u64, u64, u64, u64, u64, blk##K);
-BLOCK(4) BLOCK(8) BLOCK(18) BLOCK(24) BLOCK(36) BLOCK(48) BLOCK(64) BLOCK(96) BLOCK(128) BLOCK(192) BLOCK(256)
-
-static const int block_sizes[] = {4, 8, 18, 24, 36, 48, 64, 96, 128, 192, 256};
-
-/* The words of the stack block a call of nwords stack words passes (0: none). */
-static int block_words(int nwords)
-{
-    if (nwords == 0)
-        return 0;
-    for (size_t k = 0; k < sizeof block_sizes / sizeof block_sizes[0]; k++)
-        if (nwords <= block_sizes[k])
-            return block_sizes[k];
-    return MAX_WORDS;
-}
-
-#define CALLK(K)                                                                                \
-    if (nwords <= K) {                                                                          \
-        blk##K b;                                                                               \
-        memcpy(b.w, stack, sizeof b.w);                                                         \
-        return ((g##K##_fn)fn)(r[0], r[1], r[2], r[3], r[4], r[5], b);                          \
-    }
-
-/* Calls fn with the register words r and the stack image stack[0..nwords); the words of
-   stack up to block_words(nwords) are initialized (those past nwords zero). */
-static int32_t gcall(void (*fn)(void), const u64 *r, const u64 *stack, int nwords)
-{
-    if (nwords == 0)
-        return ((g0_fn)fn)(r[0], r[1], r[2], r[3], r[4], r[5]);
-    CALLK(4) CALLK(8) CALLK(18) CALLK(24) CALLK(36) CALLK(48) CALLK(64) CALLK(96) CALLK(128) CALLK(192)
-    {
-        blk256 b;
-        memcpy(b.w, stack, sizeof b.w);
-        return ((g256_fn)fn)(r[0], r[1], r[2], r[3], r[4], r[5], b);
-    }
-}
-
-/* Where an argument goes: a register (0..5) or a stack word (loc = -1 - word). */
-typedef struct {
-    int next_reg, next_word;
-} placer;
-
-static int place(placer *pl, int words, int is_int)
-{
-    if (is_int && pl->next_reg < NREG)
-        return pl->next_reg++;
-    int at = pl->next_word;
-    pl->next_word += words;
-    return -1 - at;
-}
-
-static void put_int(u64 *r, u64 *stack, int loc, u64 v)
-{
-    if (loc >= 0)
-        r[loc] = v;
-    else
-        stack[-1 - loc] = v;
-}
-
-/* The self-test of the convention: a function of a known mixed prototype. */
-static volatile int64_t probe_seen[12];
-
-__attribute__((noinline)) static int32_t abi_probe(cint_ctx *ctx, int64_t fuel, int8_t a, cint_view v, uint16_t b,
-                                                   int64_t c, int64_t d, int64_t e, cint_view w, uint8_t f,
-                                                   int32_t *out)
-{
-    probe_seen[0] = (int64_t)(uintptr_t)ctx;
-    probe_seen[1] = fuel;
-    probe_seen[2] = a;
-    probe_seen[3] = (int64_t)v.buffer + v.shape[0] + v.stride[3] + v.rank;
-    probe_seen[4] = b;
-    probe_seen[5] = c;
-    probe_seen[6] = d;
-    probe_seen[7] = e;
-    probe_seen[8] = (int64_t)w.generation + w.origin + w.lower[3] + w.type.code;
-    probe_seen[9] = f;
-    *out = 77;
-    return 1234567;
-}
-
-static int run_probe(void)
-{
-#if FC_ABI
-    u64 r[NREG] = {0};
-    static u64 stack[MAX_WORDS];
-    memset(stack, 0, sizeof stack);
-    placer pl = {0, 0};
-    cint_view v, w;
-    memset(&v, 0, sizeof v);
-    memset(&w, 0, sizeof w);
-    v.buffer = 1000;
-    v.shape[0] = 20;
-    v.stride[3] = 300;
-    v.rank = 4;
-    w.generation = 5000;
-    w.origin = -7;
-    w.lower[3] = 11;
-    w.type.code = CINT_TAG_I64;
-    int32_t out = 0;
-    put_int(r, stack, place(&pl, 1, 1), (u64)0xC1C2C3C4ull);
-    put_int(r, stack, place(&pl, 1, 1), (u64)(int64_t)-5);
-    put_int(r, stack, place(&pl, 1, 1), (u64)(int64_t)-3);
-    int lv = place(&pl, VIEW_WORDS, 0);
-    memcpy(&stack[-1 - lv], &v, sizeof v);
-    put_int(r, stack, place(&pl, 1, 1), 65535u);
-    put_int(r, stack, place(&pl, 1, 1), 6);
-    put_int(r, stack, place(&pl, 1, 1), (u64)(int64_t)-7);
-    put_int(r, stack, place(&pl, 1, 1), 8);
-    int lw = place(&pl, VIEW_WORDS, 0);
-    memcpy(&stack[-1 - lw], &w, sizeof w);
-    put_int(r, stack, place(&pl, 1, 1), 1);
-    put_int(r, stack, place(&pl, 1, 1), (u64)(uintptr_t)&out);
-    void (*volatile fn)(void) = (void (*)(void))abi_probe;
-    int32_t st = gcall(fn, r, stack, pl.next_word);
-    return st == 1234567 && out == 77 && probe_seen[0] == 0xC1C2C3C4ll && probe_seen[1] == -5 &&
-           probe_seen[2] == -3 && probe_seen[3] == 1000 + 20 + 300 + 4 && probe_seen[4] == 65535 &&
-           probe_seen[5] == 6 && probe_seen[6] == -7 && probe_seen[7] == 8 &&
-           probe_seen[8] == 5000 - 7 + 11 + CINT_TAG_I64 && probe_seen[9] == 1;
-#else
-    return 0;
-#endif
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Gate                                                                                         */
