@@ -177,7 +177,7 @@ class Counting:
 
 def test_the_extension_is_used(pair):
     fast, _ = pair
-    assert FC.ABI_OK == 1
+    assert fast._module._invoke is not None and not hasattr(FC, "ABI_OK")
     assert type(fast.narrow) is FC.Caller and fast.entry("narrow") is fast.narrow
     assert isinstance(fast._lock, FC.Gate) and fast._lock.handle == fast._h.value
     assert fast.narrow.name == "narrow" and repr(fast.narrow) == "<cint entry narrow>"
@@ -435,15 +435,16 @@ def test_plans_the_c_path_refuses(pair):
     e = fast.narrow._python
     with pytest.raises(TypeError):
         FC.Caller()
+    for inv in (0, 1, (0, 0), (1, -1), (1, 2**32), (1,), (1, "0")):     # (cintx_invoke address, export index)
+        with pytest.raises((ValueError, OverflowError)):
+            FC.Caller(fast, fast._lock, e, e._c_outcome, ("x", []), inv, -1, False, (), None, (1, 1), cint.View,
+                      cint.Buffer, None)
     with pytest.raises(ValueError):
-        FC.Caller(fast, fast._lock, e, e._c_outcome, ("x", []), 0, -1, False, (), None, (1, 1), cint.View,
-                  cint.Buffer, None)
-    with pytest.raises(ValueError):
-        FC.Caller(fast, fast._lock, e, e._c_outcome, ("x", []), 1, -1, False, (("x", 0, 1, 7, 0, 0, 0, None),),
+        FC.Caller(fast, fast._lock, e, e._c_outcome, ("x", []), (1, 0), -1, False, (("x", 0, 1, 7, 0, 0, 0, None),),
                   None, (1, 1), cint.View, cint.Buffer, None)
     with pytest.raises(ValueError):
-        FC.Caller(fast, fast._lock, e, e._c_outcome, ("x", []), 1, -1, False, (("x", 9),), None, (1, 1), cint.View,
-                  cint.Buffer, None)
+        FC.Caller(fast, fast._lock, e, e._c_outcome, ("x", []), (1, 0), -1, False, (("x", 9),), None, (1, 1),
+                  cint.View, cint.Buffer, None)
 
 
 def test_references_are_not_leaked(pair):
@@ -509,3 +510,45 @@ def test_restore_registers_again(pair):
         assert after[0][:2] != before[0][:2]
         seen.append((before, after, y.tolist()))
     assert seen[0] == seen[1]
+
+
+def test_cintx_invoke_rows_and_refusals(mod):
+    """cintx_invoke takes an export by its row of the reflection table; an unknown row, or a NULL argument
+    pointer, is refused with reason CALL and runs nothing."""
+    import ctypes as C
+    from cint_abi.codes import REFUSAL_REASONS
+    ctx = mod.context()
+    inv = C.CFUNCTYPE(C.c_int32, C.c_void_p, C.c_uint32, C.c_int64, C.POINTER(C.c_void_p), C.c_void_p)(
+        mod._invoke)
+    rows = [r.name for r in mod.library.modules[0].exports]
+    assert [mod._index[n] for n in rows] == list(range(len(rows)))
+    x, r = C.c_int64(-7), C.c_int64(0)
+    args = (C.c_void_p * 1)(C.cast(C.byref(x), C.c_void_p))
+    assert inv(ctx._h, rows.index("id_i64"), -1, args, C.byref(r)) == 0 and r.value == -7
+    r8 = C.c_int8(0)
+    x.value = 200
+    assert inv(ctx._h, rows.index("narrow"), -1, args, C.byref(r8)) == 1      # a fault: narrow(200)
+    ctx.clear_fault()
+    why = C.c_uint32(99)
+    for index, a in ((len(rows), args), (2**32 - 1, args), (rows.index("id_i64"), None),
+                     (rows.index("id_i64"), (C.c_void_p * 1)())):
+        assert inv(ctx._h, index, -1, a, C.byref(r)) == 2
+        assert mod._dll.cint_ctx_refusal(ctx._h, C.byref(why)) == 0 and why.value == REFUSAL_REASONS["CINT_REFUSAL_CALL"]
+    assert inv(None, len(rows), -1, args, C.byref(r)) == 2
+    assert ctx.id_i64(5) == 5
+    ctx.close()
+
+
+def test_a_plain_library_takes_the_ctypes_path(tmp_path):
+    """A library of `cint build --lib` (no --with-state) has no cintx_invoke: its exports are _Entry objects."""
+    import subprocess
+    src = tmp_path / "plain.ci"
+    src.write_text("export I64 twice(I64 x) { return x * 2; }\n")
+    done = subprocess.run([sys.executable, "-m", "cint_compiler.cli", "build", "--lib", str(src), "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    m = cint.load(tmp_path / "out" / "libplain.so")
+    assert m._invoke is None
+    ctx = m.context()
+    assert type(ctx.twice) is _module._Entry and ctx.twice(21) == 42
+    ctx.close()

@@ -692,9 +692,16 @@ class Emitter:
             while len(dims) < 4:
                 dims.append("{0u, 0u, 0, 0}")
             covers = "CINT_GEN_PARAM_COVERS" if kernel and self.covers(info, p) else "0u"
-            return "{CINT_GEN_ARRAY, %s, {%s, 0u, 0u, 0u, 0u, 0u, 0u}, %du, %s, {%s}}" % (
-                mode, self.tag(t.elem), t.rank, covers, ", ".join(dims))
-        return "{CINT_GEN_SCALAR, %s, {%s, 0u, 0u, 0u, 0u, 0u, 0u}, 0u, 0u, {{0u, 0u, 0, 0}}}" % (mode, self.tag(t))
+            return "{CINT_GEN_ARRAY, %s, {%s}, %du, %s, {%s}}" % (
+                mode, self.type_fields(t.elem), t.rank, covers, ", ".join(dims))
+        return "{CINT_GEN_SCALAR, %s, {%s}, 0u, 0u, {{0u, 0u, 0, 0}}}" % (mode, self.type_fields(t))
+
+    def type_fields(self, t) -> str:
+        """The fields of the cint_type of a scalar or element type t (cint_rt_host.h): a Q format by its
+        storage tag and fraction bits (SPEC-03P.1 7.5), any other type by its tag alone."""
+        if isinstance(t, FixedType):
+            return "CINT_TAG_Q, CINT_TAG_%s, 0u, %du, 0u, 0u, 0u" % (t.storage.name(), t.f)
+        return "%s, 0u, 0u, 0u, 0u, 0u, 0u" % self.tag(t)
 
     def covers(self, info, p) -> bool:
         """Whether every work-item that completes stores its own element of out parameter p: a

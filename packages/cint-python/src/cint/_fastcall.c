@@ -204,7 +204,6 @@ typedef struct {
     uint8_t kind, is_signed, bits, written;
     uint16_t elemcode;
     uint8_t rank, pad;
-    int loc;
     PyObject *np_types;             /* tuple of numpy scalar types this parameter takes */
     PyObject *held;                 /* a weak reference to the View or Buffer of the last call, or NULL */
     cint_view view;                 /* its view, as _fast(ctx) gave it */
@@ -220,14 +219,28 @@ typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     PyObject *ctx, *gate, *entry, *outcome, *last, *names, *view_type, *buffer_type, *ndarray, *weakrefs;
-    void (*fn)(void);
+    invoke_fn invoke;               /* the library's cintx_invoke */
+    uint32_t index;                 /* the export's row of the reflection table */
     register_fn reg;
     release_fn rel;
     int64_t fuel;
-    int kernel, np, nwords, kwords, res_loc;
+    int kernel, np;
     Result res;
+    unsigned char *resbuf;          /* RESULT_BYTES of allocated storage the wrapper writes its result to */
     Param p[MAXP];
 } Caller;
+
+/* The storage of a scalar argument: args[k] points at the member of the parameter's exact type. */
+typedef union {
+    int8_t i8;
+    uint8_t u8;
+    int16_t i16;
+    uint16_t u16;
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+} scalar_slot;
 
 static int Caller_traverse(Caller *c, visitproc visit, void *arg)
 {
@@ -271,6 +284,8 @@ static void Caller_dealloc(Caller *c)
     if (c->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)c);
     Caller_clear(c);
+    PyMem_Free(c->resbuf);
+    c->resbuf = NULL;
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -607,7 +622,35 @@ static int is_nonzero(const unsigned char *at, int bits)
     return 0;
 }
 
-#define RESULT_BYTES 32
+/* Stores the checked scalar w (P_INT or P_BOOL) in slot as the parameter's exact C type; the
+   address of that member. */
+static void *put_scalar(const Param *p, scalar_slot *slot, u64 w)
+{
+    int64_t x;
+    memcpy(&x, &w, sizeof x);   /* a signed value as scalar_arg made it: (u64) of an int64 */
+    if (p->kind == P_BOOL) {
+        slot->u8 = (uint8_t)w;
+        return &slot->u8;
+    }
+    switch (p->bits) {
+    case 8:
+        if (p->is_signed) { slot->i8 = (int8_t)x; return &slot->i8; }
+        slot->u8 = (uint8_t)w;
+        return &slot->u8;
+    case 16:
+        if (p->is_signed) { slot->i16 = (int16_t)x; return &slot->i16; }
+        slot->u16 = (uint16_t)w;
+        return &slot->u16;
+    case 32:
+        if (p->is_signed) { slot->i32 = (int32_t)x; return &slot->i32; }
+        slot->u32 = (uint32_t)w;
+        return &slot->u32;
+    default:
+        if (p->is_signed) { slot->i64 = x; return &slot->i64; }
+        slot->u64 = w;
+        return &slot->u64;
+    }
+}
 
 static PyObject *Caller_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -669,15 +712,11 @@ static PyObject *Caller_vectorcall(PyObject *self, PyObject *const *args, size_t
             return fallback(c, args, nargs, kwnames);
 
     /* the checks of a refused call: nothing is registered before they all pass (P-20) */
-    u64 r[NREG] = {0};
-    u64 stack[MAX_WORDS];
-    /* every word below nwords is written by its argument; the block's words past it are zero */
-    if (c->kwords > c->nwords)
-        memset(stack + c->nwords, 0, sizeof(u64) * (size_t)(c->kwords - c->nwords));
-    r[1] = (u64)fuel;
+    void *argp[MAXP];
+    cint_view views[MAXP];          /* an array parameter's view (only those entries are written) */
+    scalar_slot scal[MAXP];         /* a scalar parameter's value */
     Py_buffer pbs[MAXP];
     int bare[MAXP];
-    cint_type btype[MAXP];
     void *lowest[MAXP];
     int64_t extent[MAXP];
     int nbare = 0, status = 0;   /* status: 0 fallback, -1 error */
@@ -692,18 +731,17 @@ static PyObject *Caller_vectorcall(PyObject *self, PyObject *const *args, size_t
                 status = s;
                 goto undo;
             }
-            put_int(r, stack, p->loc, w);
+            argp[i] = put_scalar(p, &scal[i], w);
             continue;
         }
-        cint_view view;
+        argp[i] = &views[i];
         PyTypeObject *t = Py_TYPE(v);
         if ((PyObject *)t == c->view_type || (PyObject *)t == c->buffer_type) {
-            int s = held_view(c, p, v, &view, &epoch);
+            int s = held_view(c, p, v, &views[i], &epoch);
             if (s <= 0) {
                 status = s;
                 goto undo;
             }
-            memcpy(&stack[-1 - p->loc], &view, sizeof view);
             continue;
         }
         if (p->written)
@@ -724,10 +762,8 @@ static PyObject *Caller_vectorcall(PyObject *self, PyObject *const *args, size_t
             known = 1;
         if (!known)
             goto undo;
-        if (!bare_view(p, v, &pbs[nbare], &view, &lowest[nbare], &extent[nbare]))
+        if (!bare_view(p, v, &pbs[nbare], &views[i], &lowest[nbare], &extent[nbare]))
             goto undo;
-        memcpy(&stack[-1 - p->loc], &view, sizeof view);
-        btype[nbare] = view.type;
         bare[nbare++] = i;
     }
     if (!gate_try(gate))
@@ -739,32 +775,29 @@ static PyObject *Caller_vectorcall(PyObject *self, PyObject *const *args, size_t
         gate_open(gate);
         goto undo;
     }
-    r[0] = (u64)(uintptr_t)h;
 
     /* register the bare borrows, call, release */
     cint_buffer_id bids[MAXP];
     int nreg = 0;
     for (int k = 0; k < nbare; k++) {
-        const int w = -1 - c->p[bare[k]].loc;  /* buffer and generation: the view's first two words */
+        cint_view *view = &views[bare[k]];
         uint64_t gen = 0;
-        cint_status st = c->reg(h, btype[k], lowest[k], extent[k], 0u, 0u, &bids[k], &gen);
+        cint_status st = c->reg(h, view->type, lowest[k], extent[k], 0u, 0u, &bids[k], &gen);
         if (st != CINT_OK) {
             for (int j = 0; j < nreg; j++)
                 c->rel(h, bids[j]);
             gate_open(gate);
             goto undo;
         }
-        stack[w] = bids[k];
-        stack[w + 1] = gen;
+        view->buffer = bids[k];
+        view->generation = gen;
         nreg++;
     }
-    _Alignas(16) unsigned char res[RESULT_BYTES];
-    memset(res, 0, sizeof res);
-    if (c->res_loc != 0)
-        put_int(r, stack, c->res_loc, (u64)(uintptr_t)res);
+    unsigned char *res = c->resbuf;     /* this Caller's, under the gate */
+    memset(res, 0, RESULT_BYTES);
     int32_t st;
     Py_BEGIN_ALLOW_THREADS
-    st = gcall(c->fn, r, stack, c->nwords);
+    st = c->invoke(h, c->index, fuel, argp, res);
     Py_END_ALLOW_THREADS
 
     PyObject *out = NULL;
@@ -865,24 +898,20 @@ static int get_u8(PyObject *seq, Py_ssize_t k, int lo, int hi, uint8_t *out)
     return 0;
 }
 
-/* Caller(ctx, gate, entry, outcome, last, fn, fuel, kernel, params, result, runtime, view_type,
+/* Caller(ctx, gate, entry, outcome, last, invoke, fuel, kernel, params, result, runtime, view_type,
           buffer_type, ndarray)
+   invoke: (address of the library's cintx_invoke, the export's row of the reflection table)
    params: a tuple of (name, kind, signed, bits, written, elemcode, rank, numpy types)
    result: None or (kind, tag signed, tag bits, value kind, value signed, value bits, value offset)
    runtime: (address of cint_buffer_register_elements, address of cint_buffer_release) */
 static PyObject *Caller_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    PyObject *ctx, *gate, *entry, *outcome, *last, *fn, *params, *result, *runtime, *vt, *bt, *nd;
+    PyObject *ctx, *gate, *entry, *outcome, *last, *inv, *params, *result, *runtime, *vt, *bt, *nd;
     long long fuel;
     int kernel;
-    if (!PyArg_ParseTuple(args, "OO!OOOOLpO!OO!OOO:Caller", &ctx, &GateType, &gate, &entry, &outcome, &last, &fn,
+    if (!PyArg_ParseTuple(args, "OO!OOOOLpO!OO!OOO:Caller", &ctx, &GateType, &gate, &entry, &outcome, &last, &inv,
                           &fuel, &kernel, &PyTuple_Type, &params, &result, &PyTuple_Type, &runtime, &vt, &bt, &nd))
         return NULL;
-    if (!abi_ok) {
-        PyErr_SetString(PyExc_RuntimeError, "cint._fastcall: the calling-convention self-test did not pass on this "
-                                            "platform; the ctypes path is used");
-        return NULL;
-    }
     Py_ssize_t np = PyTuple_GET_SIZE(params);
     if (np > MAXP) {
         PyErr_Format(PyExc_ValueError, "an export of %zd parameters (the C path takes %d)", np, MAXP);
@@ -906,13 +935,23 @@ static PyObject *Caller_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     c->names = PyTuple_New(np);
     if (c->names == NULL)
         goto fail;
-    c->fn = (void (*)(void))PyLong_AsVoidPtr(fn);
-    if (PyErr_Occurred())
-        goto fail;
-    if (c->fn == NULL) {
-        PyErr_SetString(PyExc_ValueError, "the wrapper address is 0");
+    c->resbuf = PyMem_Malloc(RESULT_BYTES);
+    if (c->resbuf == NULL) {
+        PyErr_NoMemory();
         goto fail;
     }
+    if (!PyTuple_Check(inv) || PyTuple_GET_SIZE(inv) != 2 || !PyLong_Check(PyTuple_GET_ITEM(inv, 1)))
+        goto bad;
+    void *ia = PyLong_AsVoidPtr(PyTuple_GET_ITEM(inv, 0));
+    unsigned long ix = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(inv, 1));
+    if (PyErr_Occurred())
+        goto fail;
+    if (ia == NULL || ix > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "the cintx_invoke address is 0, or the export index is out of range");
+        goto fail;
+    }
+    memcpy(&c->invoke, &ia, sizeof ia);
+    c->index = (uint32_t)ix;
     if (PyTuple_GET_SIZE(runtime) != 2)
         goto bad;
     void *ra = PyLong_AsVoidPtr(PyTuple_GET_ITEM(runtime, 0)), *rb = PyLong_AsVoidPtr(PyTuple_GET_ITEM(runtime, 1));
@@ -923,7 +962,6 @@ static PyObject *Caller_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     /* object pointers to function pointers: the addresses come from the loaded library */
     memcpy(&c->reg, &ra, sizeof ra);
     memcpy(&c->rel, &rb, sizeof rb);
-    placer pl = {2, 0};
     for (Py_ssize_t i = 0; i < np; i++) {
         PyObject *row = PyTuple_GET_ITEM(params, i);
         if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 8 || !PyUnicode_Check(PyTuple_GET_ITEM(row, 0)))
@@ -950,10 +988,8 @@ static PyObject *Caller_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             p->np_types = Py_NewRef(npt);
         }
         c->np = (int)i + 1;
-        p->loc = p->kind == P_ARRAY ? place(&pl, VIEW_WORDS, 0) : place(&pl, 1, 1);
     }
     memset(&c->res, 0, sizeof c->res);
-    c->res_loc = 0;
     if (result != Py_None) {
         if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) != 7)
             goto bad;
@@ -965,16 +1001,6 @@ static PyObject *Caller_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             get_u8(result, 6, 0, RESULT_BYTES - 8, &off))
             goto fail;
         rs->val_off = off;
-        c->res_loc = place(&pl, 1, 1);
-        if (c->res_loc == 0)
-            goto bad;
-    }
-    c->nwords = pl.next_word;
-    c->kwords = block_words(c->nwords);
-    if (c->nwords > MAX_WORDS) {
-        PyErr_Format(PyExc_ValueError, "the arguments need %d stack words (the C path takes %d)", c->nwords,
-                     MAX_WORDS);
-        goto fail;
     }
     return (PyObject *)c;   /* tp_alloc tracked it */
 bad:
@@ -1030,13 +1056,11 @@ PyMODINIT_FUNC PyInit__fastcall(void)
     s_epoch = PyUnicode_InternFromString("_epoch");
     if (!s_fuel || !s_fast || !s_last || !s_published || !s_numpy || !s_released || !s_exports || !s_epoch)
         return NULL;
-    abi_ok = run_probe();
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
     if (PyModule_AddObjectRef(m, "Gate", (PyObject *)&GateType) < 0 ||
         PyModule_AddObjectRef(m, "Caller", (PyObject *)&CallerType) < 0 ||
-        PyModule_AddIntConstant(m, "ABI_OK", abi_ok) < 0 ||
         PyModule_AddIntConstant(m, "MAX_PARAMS", MAXP) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -140,6 +140,8 @@ class Module:
             f.restype = None if name == "cint_ctx_destroy" else C.c_int32
         # the canonical-state functions of a library built with --with-state (docs/runtime.md)
         self._state = None
+        self._invoke = None         # the address of cintx_invoke (below), or None: calls through ctypes
+        self._index = {}
         self._digest_cache = None
         try:
             enc, res = d.cintx_state_encode, d.cintx_state_restore
@@ -150,6 +152,15 @@ class Module:
         res.argtypes = [P, P, C.c_size_t, C.POINTER(C.c_uint64)]
         res.restype = C.c_int32
         self._state = (enc, res)
+        # cintx_invoke (--with-state): every export by its row of the one module table, for cint._fastcall
+        mods = self.library.modules
+        try:
+            addr = C.cast(d.cintx_invoke, C.c_void_p).value
+        except AttributeError:
+            addr = None
+        if addr and len(mods) == 1:
+            self._invoke = addr
+            self._index = {row.name: k for k, row in enumerate(mods[0].exports)}
 
     def _digests(self):
         """The build digests a checkpoint's envelope carries: the library file and the source map."""
@@ -782,8 +793,12 @@ def _int_plan(t):
 
 def _caller(ctx, e):
     """The C call path of entry e (a cint._fastcall.Caller), or e where the C path does not apply
-    (no extension, a parameter or result kind it does not pass, an export it cannot decode)."""
-    if _FC is None or not _FC.ABI_OK or e._why or not isinstance(ctx._lock, _FC.Gate):
+    (no extension, a library without cintx_invoke (a plain `cint build --lib` one: docs/runtime.md),
+    a parameter or result kind it does not pass, an export it cannot decode)."""
+    if _FC is None or e._why or not isinstance(ctx._lock, _FC.Gate):
+        return e
+    invoke = ctx._module._invoke
+    if invoke is None:
         return e
     try:
         params = []
@@ -822,7 +837,7 @@ def _caller(ctx, e):
                    C.cast(dll.cint_buffer_release, C.c_void_p).value)
         np = sys.modules.get("numpy")
         last = (e.name, [n for n, _ in e.params])
-        return _FC.Caller(ctx, ctx._lock, e, e._c_outcome, last, e.row.address, ctx._fuel, e.kernel, tuple(params),
+        return _FC.Caller(ctx, ctx._lock, e, e._c_outcome, last, (invoke, ctx._module._index[e.name]), ctx._fuel, e.kernel, tuple(params),
                           result, runtime, A.View, A.Buffer, np.ndarray if np is not None else None)
     except (NotImplementedError, ValueError, TypeError, OverflowError, RuntimeError, AttributeError):
         return e
