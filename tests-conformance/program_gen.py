@@ -176,7 +176,8 @@ class Gen:
             elif k < 0.92 and depth < 2:
                 # a switch over a value in -3..3 (enough to hit several arms, ranges and the default)
                 sv = self.fresh("sw")
-                lines.append("%sI64 %s = %s %% 7 - 3;" % (pad, sv, self.atom_i64(names)))
+                st = r.choice(["I64", "I128", "I1024"]) if "I128" in self.types else "I64"
+                lines.append("%s%s %s = (%s %% 7 - 3) as %s;" % (pad, st, sv, self.atom_i64(names), st))
                 lines.append("%sswitch (%s) {" % (pad, sv))
                 arms = r.sample([-3, -2, -1, 0, 1, 2, 3], r.randint(1, 4))
                 for a in sorted(arms):
@@ -249,9 +250,10 @@ class Gen:
             names[q] = t
             names[m] = t
             return True
-        if small:
+        if names:
+            # every name is an integer (I128..I1024 through runtime-c's cint_fmt_wide)
             specs = ["x", ">8", "+", "_", "#b", "08", "*^9", "t", "/100", "#X", "<6,", "+012", " >5o"]
-            lines.append('%s"%s\\n";' % (pad, " ".join("{%s:%s}" % (n, r.choice(specs)) for n in small[:4])))
+            lines.append('%s"%s\\n";' % (pad, " ".join("{%s:%s}" % (n, r.choice(specs)) for n in list(names)[:4])))
             return True
         return False
 
@@ -298,7 +300,8 @@ class Gen:
         lines += self.error_helpers()
         use_kernel = r.random() < 0.3
         if use_kernel:
-            t = r.choice(["I8", "I32", "I64", "U16"])
+            # wide element types too when the program draws them (the general kernel path on limbs)
+            t = r.choice(["I8", "I32", "I64", "U16"] + [x for x in ("I128", "I512") if x in self.types])
             body = self.expr(t, {"a": t, "b": t})
             # half of the kernels also keep a private array and sum it (and the whole input); the choice
             # comes from the body's text, so the draws of rnd (and every other program) stay as they were
@@ -307,6 +310,12 @@ class Gen:
                           "    %s a = xs[j];" % t, "    %s b = s;" % t, "    %s[3] pa;" % t,
                           "    pa[j % 3] = a;", "    pa[2] = b;",
                           "    ys[j] = (%s) +%% sum(pa) +%% sum(xs);" % body, "}", ""]
+            elif random.Random(body + "/call").random() < 0.5:
+                # the body in a kernel-admissible helper called from the kernel (LS-250), arguments swapped
+                lines += ["%s kh(%s a, %s b) {" % (t, t, t), "    return %s;" % body, "}",
+                          "kernel k[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
+                          "    %s a = xs[j];" % t, "    %s b = s;" % t, "    ys[j] = kh(b, a) +% kh(a, b);",
+                          "}", ""]
             else:
                 lines += ["kernel k[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
                           "    %s a = xs[j];" % t, "    %s b = s;" % t, "    ys[j] = %s;" % body, "}", ""]

@@ -39,6 +39,11 @@ typedef struct cint_fmt_spec {
    value (the caller has checked it, format.char). */
 int cint_fmt_int(cint_ctx *ctx, const cint_fmt_spec *fs, int neg, uint64_t mag, uint32_t full_width);
 
+/* The same for I128..I1024 (and the !bits conversion on them): the n limbs (n <= 16, least significant
+   first) of a two's-complement value when is_signed, of an unsigned one otherwise. */
+int cint_fmt_wide(cint_ctx *ctx, const cint_fmt_spec *fs, int is_signed, const uint64_t *limbs, uint32_t n,
+                  uint32_t full_width);
+
 /* A fixed-point value of raw storage neg/mag with f fractional bits (f <= 64): the exact digits,
    trimmed, or with fs->precision digits rounded half to even (LS-207, LS-208). */
 int cint_fmt_fixed(cint_ctx *ctx, const cint_fmt_spec *fs, int neg, uint64_t mag, uint32_t f);

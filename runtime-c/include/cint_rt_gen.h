@@ -125,7 +125,9 @@ typedef struct cint_gen_array {
 } cint_gen_array;
 
 /* One argument of a wrapper, in declaration order: view for an array parameter, byte for a
-   Bool scalar (checked for 0 or 1), nothing for other scalars. */
+   Bool scalar (checked for 0 or 1), for an I128..I1024 scalar 1 when the wrapper was given a
+   NULL pointer to its limbs (refused, CINT_REFUSAL_CALL) and 0 otherwise, nothing for other
+   scalars (a Q<i>.<f> scalar is its raw storage integer: every value is one). */
 typedef struct cint_gen_arg {
     const cint_view *view;
     uint32_t byte;
@@ -174,7 +176,7 @@ typedef struct cint_copy {
    call is CINT_BUSY; a held fault is CINT_FAULTED; a fuel budget below -1 is refused with
    reason 0; then each argument is formed in declaration order (views: BUFFER, GENERATION,
    TYPE, RANK, CALL, SIZE, EXTENT, PERMISSION, BOOL for the elements of a Bool input; Bool
-   scalars: BOOL); a NULL result pointer when x->has_result is refused with RESULT; an out or
+   scalars: BOOL; wide scalars: CALL for a NULL pointer); a NULL result pointer when x->has_result is refused with RESULT; an out or
    inout view of a leased buffer is CINT_BUSY with reason LEASED. Nothing before this point
    changes the context. The entry then starts (fuel consumed 0, no error result, an empty
    copy report, entry count + 1) and makes the entry checks of 7.1 paragraph 11 over every

@@ -86,6 +86,9 @@ int cint_w_print(cint_ctx *ctx, uint32_t tag, const uint64_t *v);
 /* sum(R, xs) with a wide element or result type: charges ceil(n / 64) at at, then the exact sum
    checked against rtag (E_OVERFLOW sum.checked.<E>.<R>, operand I64 n) into out. */
 int cint_w_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t rtag, uint64_t *out);
+/* The same in a kernel: the fuel charge positioned at charge_at, an overflow at at (the counted step). */
+int cint_w_sum_at(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
+                  uint32_t rtag, uint64_t *out);
 
 /* --- per width: the names of cint_rt_ops.h ---------------------------------------------------- */
 

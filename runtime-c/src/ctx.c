@@ -33,6 +33,8 @@ void *rt_alloc_zero(cint_ctx *ctx, size_t size)
     return p;
 }
 
+void rt_zero(void *p, size_t n) { memset(p, 0, n); }
+
 void rt_free(cint_ctx *ctx, void *p, size_t size)
 {
     if (p != NULL) ctx->allocator.release(ctx->allocator.user, p, size ? size : 1u, 16u);

@@ -358,7 +358,7 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
         int64_t count = rt_count(a);
         size_t bytes = (size_t)count * (size_t)a->elem_size;
         rt_stage *st = &ctx->stages[ctx->stage_count];
-        memset(st, 0, sizeof *st);
+        rt_zero(st, sizeof *st);
         st->param = p;
         st->own = *a;
         st->bytes = bytes;
@@ -446,7 +446,7 @@ cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel
     const uint32_t size_count = kernel ? x->kernel->size_count : x->size_count;
 
     /* forming the arguments (7.1 paragraph 3): nothing changes before this succeeds */
-    memset(arrays, 0, (size_t)count * sizeof(cint_gen_array));
+    rt_zero(arrays, (size_t)count * sizeof(cint_gen_array));
     bool leased = false;
     for (uint32_t p = 0; p < count; p++) {
         const cint_gen_param *pr = &params[p];
@@ -458,6 +458,8 @@ cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel
             if (pr->mode != CINT_MODE_IN && s->leases > 0) leased = true;
         } else if (pr->type.code == CINT_TAG_BOOL && args[p].byte > 1u) {
             return refuse(ctx, CINT_REFUSAL_BOOL);
+        } else if (pr->type.code >= CINT_TAG_I128 && pr->type.code <= CINT_TAG_I1024 && args[p].byte != 0u) {
+            return refuse(ctx, CINT_REFUSAL_CALL); /* a NULL pointer to a wide integer's limbs (7.3 A-13) */
         }
     }
     if (x->has_result && result == NULL) return refuse(ctx, CINT_REFUSAL_RESULT);

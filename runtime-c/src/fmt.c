@@ -240,6 +240,123 @@ int cint_fmt_int(cint_ctx *ctx, const cint_fmt_spec *fs, int neg, uint64_t mag, 
     return numeric(ctx, fs, neg, prefix, &body);
 }
 
+/* a := a / d over n limbs; returns the remainder. */
+static unsigned wdiv(uint64_t *a, unsigned n, unsigned d)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 rem = 0;
+    for (unsigned k = n; k-- > 0;) {
+        u128 cur = (rem << 64) | a[k];
+        a[k] = (uint64_t)(cur / d);
+        rem = cur % d;
+    }
+    return (unsigned)rem;
+}
+
+static int wzero(const uint64_t *a, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        if (a[k] != 0) return 0;
+    return 1;
+}
+
+/* Digits of the magnitude a (consumed) in base, into the end of a buffer; returns the first. */
+static char *wradix(char *end, uint64_t *a, unsigned n, unsigned base, int upper)
+{
+    const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    char *p = end;
+    do {
+        *--p = digits[wdiv(a, n, base)];
+    } while (!wzero(a, n));
+    return p;
+}
+
+int cint_fmt_wide(cint_ctx *ctx, const cint_fmt_spec *fs, int is_signed, const uint64_t *limbs, uint32_t n,
+                  uint32_t full_width)
+{
+    uint64_t a[16] = {0};
+    if (n > 16) n = 16;
+    memcpy(a, limbs, n * sizeof a[0]);
+    int neg = is_signed && n > 0 && (a[n - 1] >> 63) != 0;
+    if (neg) {                              /* the magnitude: two's complement negation */
+        unsigned carry = 1;
+        for (unsigned k = 0; k < n; k++) {
+            a[k] = ~a[k] + carry;
+            carry = carry && a[k] == 0;
+        }
+    }
+    char kind = fs->kind ? fs->kind : 'd';
+    pieces ps = {{{0, 0}}, 0};
+    if (kind == 'c') {
+        char u[4];
+        add(&ps, u, utf8(u, (uint32_t)a[0]));
+        return pad(ctx, fs, &ps);
+    }
+    char d[1100], g[1400];
+    char *end = d + sizeof d;
+    if (kind == 't') {
+        /* the minimal balanced-ternary literal (LS-205) of the magnitude; -v swaps P and N */
+        char *p = end;
+        if (wzero(a, n)) *--p = '0';
+        while (!wzero(a, n)) {
+            unsigned r = wdiv(a, n, 3);
+            if (r == 0) {
+                *--p = '0';
+            } else if (r == 1) {
+                *--p = neg ? 'N' : 'P';
+            } else {                        /* (a + 1) / 3 = a / 3 + 1 */
+                *--p = neg ? 'P' : 'N';
+                for (unsigned k = 0; k < n && ++a[k] == 0; k++) {
+                }
+            }
+        }
+        add(&ps, "0t", 2);
+        add(&ps, p, (size_t)(end - p));
+        return pad(ctx, fs, &ps);
+    }
+    pieces body = {{{0, 0}}, 0};
+    if (fs->scale >= 0) {
+        /* whole.frac with exactly k fractional digits: the last k decimal digits are the fraction */
+        char *p = wradix(end, a, n, 10, 0);
+        size_t nd = (size_t)(end - p), k = (size_t)fs->scale;
+        if (nd > k) {
+            add(&body, p, nd - k);
+            add(&body, ".", 1);
+            add(&body, p + (nd - k), k);
+        } else {
+            add(&body, "0.", 2);
+            add(&body, NULL, k - nd);
+            add(&body, p, nd);
+        }
+        return numeric(ctx, fs, neg, "", &body);
+    }
+    if (kind == 'd') {
+        char *p = wradix(end, a, n, 10, 0);
+        size_t nd = (size_t)(end - p);
+        if (fs->group) {
+            add(&body, g, grouped(g, p, nd, fs->group, 3));
+        } else {
+            add(&body, p, nd);
+        }
+        return numeric(ctx, fs, neg, "", &body);
+    }
+    unsigned base = kind == 'o' ? 8 : kind == 'b' ? 2 : 16;
+    unsigned per = base == 16 ? 4 : base == 8 ? 3 : 1;
+    const char *prefix = !fs->alt ? "" : base == 16 ? "0x" : base == 8 ? "0o" : "0b";
+    char *p = wradix(end, a, n, base, kind == 'X');
+    if (full_width > 0) {
+        size_t want = (full_width + per - 1) / per;
+        while ((size_t)(end - p) < want) *--p = '0';
+    }
+    size_t nd = (size_t)(end - p);
+    if (fs->group) {
+        add(&body, g, grouped(g, p, nd, '_', 4));
+    } else {
+        add(&body, p, nd);
+    }
+    return numeric(ctx, fs, neg, prefix, &body);
+}
+
 int cint_fmt_fixed(cint_ctx *ctx, const cint_fmt_spec *fs, int neg, uint64_t mag, uint32_t f)
 {
     __extension__ typedef unsigned __int128 u128;

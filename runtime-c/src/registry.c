@@ -75,7 +75,7 @@ RT_API cint_status cint_buffer_register(cint_ctx *ctx, const cint_buffer_desc *d
     if (desc->mem.reserved != 0 || desc->sync.reserved != 0 || desc->sync.reserved2 != 0)
         return refuse(ctx, CINT_REFUSAL_CALL);
     if (desc->mem.kind != CINT_MEM_HOST && desc->mem.kind != CINT_MEM_DEVICE) return refuse(ctx, CINT_REFUSAL_CALL);
-    if (desc->mem.kind == CINT_MEM_HOST && !zero_bytes(&desc->mem.u.raw[1], 3u * sizeof(uint64_t)))
+    if (desc->mem.kind == CINT_MEM_HOST && (desc->mem.u.raw[1] | desc->mem.u.raw[2] | desc->mem.u.raw[3]) != 0)
         return refuse(ctx, CINT_REFUSAL_CALL);
     if (desc->publish > CINT_PUBLISH_COPY || (desc->publish == CINT_PUBLISH_COPY && desc->writable == 0))
         return refuse(ctx, CINT_REFUSAL_CALL);
@@ -95,12 +95,13 @@ RT_API cint_status cint_buffer_register(cint_ctx *ctx, const cint_buffer_desc *d
     uintptr_t base = (uintptr_t)desc->mem.u.host.ptr;
     if (__builtin_mul_overflow(desc->extent, es, &bytes) || (uintptr_t)bytes > UINTPTR_MAX - base)
         return refuse(ctx, CINT_REFUSAL_SIZE);
-    /* 6. address (ALIGN) */
-    if ((base == 0 && bytes != 0) || base % align != 0) return refuse(ctx, CINT_REFUSAL_ALIGN);
+    /* 6. address (ALIGN); align is a power of two but perhaps for a record (no division otherwise) */
+    uintptr_t mis = (align & (align - 1u)) == 0 ? (base & (uintptr_t)(align - 1u)) : base % align;
+    if ((base == 0 && bytes != 0) || mis != 0) return refuse(ctx, CINT_REFUSAL_ALIGN);
     if (ctx->slot_count >= ctx->max_buffers) return done(ctx, CINT_RESOURCE);
 
     rt_slot s;
-    memset(&s, 0, sizeof s);
+    rt_zero(&s, sizeof s);
     s.id = ctx->next_buffer;
     s.generation = 1;
     s.type = desc->type;
@@ -124,7 +125,7 @@ RT_API cint_status cint_buffer_register_elements(cint_ctx *ctx, cint_type type, 
                                                  uint64_t *out_generation)
 {
     cint_buffer_desc d;
-    memset(&d, 0, sizeof d);
+    rt_zero(&d, sizeof d);
     d.size = sizeof d;
     d.writable = writable;
     d.type = type;
@@ -168,7 +169,7 @@ RT_API cint_status cint_buffer_create(cint_ctx *ctx, cint_type type, int64_t ext
     if (mem == NULL) return done(ctx, CINT_RESOURCE);
 
     rt_slot s;
-    memset(&s, 0, sizeof s);
+    rt_zero(&s, sizeof s);
     s.id = ctx->next_buffer;
     s.generation = 1;
     s.type = type;
@@ -399,7 +400,7 @@ uint32_t rt_form_view(cint_ctx *ctx, const cint_view *v, bool check_bools, cint_
     if (empty ? v->origin > s->extent : (lo < 0 || hi >= s->extent)) return CINT_REFUSAL_EXTENT;
     if (v->perm == CINT_VIEW_WRITE && s->ceiling != CINT_VIEW_WRITE) return CINT_REFUSAL_PERMISSION;
 
-    memset(out, 0, sizeof *out);
+    rt_zero(out, sizeof *out);
     out->data = s->base + v->origin * s->elem_size;
     out->elem_size = s->elem_size;
     out->rank = v->rank;

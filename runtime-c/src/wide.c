@@ -706,11 +706,17 @@ int cint_w_print(cint_ctx *ctx, uint32_t tag, const uint64_t *v)
 
 int cint_w_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t rtag, uint64_t *out)
 {
+    return cint_w_sum_at(ctx, at, at, a, rtag, out);
+}
+
+int cint_w_sum_at(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
+                  uint32_t rtag, uint64_t *out)
+{
     uint32_t etag = a->type.code;
     unsigned ew = cint_w_width(etag);
     if (ew == 0 || cint_w_width(rtag) == 0) return cint_gen_raise(ctx, at, NULL);
     int64_t n = rt_count(a);
-    if (cint_gen_charge(ctx, at, n / 64 + (n % 64 != 0))) return 1;
+    if (cint_gen_charge(ctx, charge_at, n / 64 + (n % 64 != 0))) return 1;
     wz total;
     memset(&total, 0, sizeof total);
     rt_runs r;

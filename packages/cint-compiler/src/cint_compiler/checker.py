@@ -27,7 +27,7 @@ from .faults import MachineFault
 from .types import (BOOL, I64, ROUND, ROUND_MODES, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType,
                     EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType, StrType, StructType,
                     TupleType, Type, INT_TYPES, fixed_valid, parse_fixed_name, U8, U16, U32, U64, I8, I16, I32)
-from .values import EnumValue, ErrorValue, RoundValue
+from .values import ArrayValue, EnumValue, ErrorValue, RoundValue, copy_value
 
 from .ast import NOTCONST
 from .ast import first_span as start_span
@@ -91,6 +91,11 @@ class FuncInfo:
     over: List[Symbol] = field(default_factory=list)
     prints: bool = False
     module: str = ""
+    # kernel admissibility (LS-250): the first restriction the body breaks, (code, span, what), the user
+    # functions it calls, [(FuncInfo, span)], and whether the body has been checked
+    kviol: object = None
+    kcalls: list = field(default_factory=list)
+    kchecked: bool = False
 
 
 @dataclass
@@ -108,6 +113,24 @@ class Program:
     has_main: bool = False
     decls: Dict[str, "Symbol"] = field(default_factory=dict)   # the module's own top-level names
     exported: set = field(default_factory=set)                 # those of them declared `export` (LS-227)
+
+
+def _elem_bytes(t) -> int:
+    """The bytes of one array element for the private-array limit (structs: the sum of their fields)."""
+    if isinstance(t, StructType):
+        total = 0
+        for _, ft, _ in t.fields:
+            if isinstance(ft, ArrayType):
+                n = 1
+                for x in ft.dims:
+                    n *= x if isinstance(x, int) else 1
+                total += n * _elem_bytes(ft.elem)
+            else:
+                total += _elem_bytes(ft)
+        return total
+    if isinstance(t, (EnumType, ErrorSetType)):
+        return t.underlying.nbytes if t.underlying is not None else 2
+    return getattr(t, "nbytes", 8)
 
 
 def _err(code, span, msg, **kw):
@@ -144,6 +167,9 @@ class FnCtx:
         self.in_defer = 0
         self.ft_ok = None             # the one `fallthrough` statement admitted where the checker now is
         self.prints = False
+        self.kviol = None             # the first LS-250 restriction a function body breaks
+        self.kcalls = []              # the user functions it calls, with the call spans
+        self.kbytes = 0               # a kernel's private array bytes so far (C5029)
 
 
 class Checker:
@@ -162,6 +188,7 @@ class Checker:
         self.pending: List[CompileError] = []  # literal range errors waiting for evaluation order
         self.fn: Optional[FnCtx] = None
         self.scope = self.top
+        self.kpending = []             # calls from kernels whose callees are not all checked yet
 
     # ------------------------------------------------------------------ declarations
 
@@ -220,6 +247,9 @@ class Checker:
                 self.check_test(it)
             elif isinstance(it, A.StaticAssert):
                 self.check_static_assert(it)
+        for info, e in self.kpending:
+            self.kernel_call_verdict(info, e, final=True)
+        self.kpending = []
         tests = [it for it in items if isinstance(it, A.TestDecl)]
         names = set()
         for t in tests:
@@ -501,10 +531,11 @@ class Checker:
             self.flush_pending()
             self.fn = None
             self.scope = self.top
-            if d.init.cval is NOTCONST:
+            value = d.init.cval if d.init.cval is not NOTCONST else self.const_array(t, d.init)
+            if value is NOTCONST:
                 raise _err("C6004", d.init.span, "a constant expression is required here",
                            help="this file is a module, not a script, because every top-level item is a declaration")
-            sym.value = d.init.cval
+            sym.value = value
         elif d.is_const:
             raise _err("C1050", d.span, "a constant has an initializer")
         elif isinstance(t, (IntType, FixedType, BoolType)) or isinstance(t, StrType):
@@ -642,11 +673,16 @@ class Checker:
             for p in info.params:
                 if not (isinstance(p.type, ArrayType) or isinstance(p.type, (IntType, FixedType))):
                     raise _err("C5028", p.span, "a kernel parameter has an integer or fixed-point element type")
+        if isinstance(info.result, ErrorUnionType):
+            self.knote("C5022", d.result.span or d.span, "returns an error union")
         self.block(d.body, new_scope=False)
         if info.result is not VOID and self.can_complete(d.body):
             raise _err("C4001", d.span, "`%s` can reach its end without returning a value" % d.name)
         self.flush_pending()
         info.prints = self.fn.prints
+        info.kviol = self.fn.kviol
+        info.kcalls = self.fn.kcalls
+        info.kchecked = True
         self.fn = None
         self.scope = self.top
 
@@ -777,11 +813,13 @@ class Checker:
             return self.view_decl(d)
         if d.type is None:
             raise unsupported(d.span, "`var` declarations")
-        t = self.resolve_type(d.type, allow_runtime_dims=self.fn.kind != "kernel")
+        t = self.resolve_type(d.type, allow_runtime_dims=True)
         self.storable(t, d.type.span or d.span)
         d.resolved = t
         if isinstance(t, ArrayType) and any(x is None for x in t.dims):
             raise _err("C2010", d.type.span, "a declared array has known extents")
+        if isinstance(t, ArrayType):
+            self.private_array(d, t)
         if d.init is None:
             if d.is_const:
                 raise _err("C1050", d.span, "a constant has an initializer")
@@ -801,9 +839,10 @@ class Checker:
         sym = Symbol("const" if d.is_const else "local", d.name, t, decl=d, mutable=not d.is_const, span=d.span)
         if d.is_const:
             self.flush_pending()
-            if d.init.cval is NOTCONST:
+            value = d.init.cval if d.init.cval is not NOTCONST else self.const_array(t, d.init)
+            if value is NOTCONST:
                 raise _err("C6004", d.init.span, "a constant expression is required here")
-            sym.value = d.init.cval
+            sym.value = value
         d.sym = sym
         self.declare(self.scope, d.name, sym, d.span)
 
@@ -853,6 +892,30 @@ class Checker:
         if isinstance(e, A.Try) and e.ty is not VOID:
             raise _err("C4011", e.span, "the result of this call is unused; discard it with `_ = ...;`")
 
+    KERNEL_PRIVATE_BYTES = 4096    # SPEC-04 LS-110, SPEC-02 K-13
+
+    def private_array(self, d, t):
+        """C5029 (LS-110): a kernel's private arrays have compile-time extents and take at most 4,096 bytes
+        per work-item, counting every private array the body declares; a function with a run-time extent is
+        not kernel-admissible."""
+        k = next((k for k, x in enumerate(t.dims) if not isinstance(x, int)), None)
+        if k is not None:
+            dm = d.type.dims[k] if isinstance(d.type, A.ArrayTypeExpr) and k < len(d.type.dims) else None
+            span = (start_span(dm.expr) if dm is not None and dm.expr is not None else None) or d.type.span or d.span
+            if self.fn.kind == "kernel":
+                raise _err("C5029", span, "a private array of a kernel has compile-time extents (LS-110)")
+            self.knote("C5029", span, "declares an array with a run-time extent")
+            return
+        if self.fn.kind != "kernel":
+            return
+        n = 1
+        for x in t.dims:
+            n *= x
+        self.fn.kbytes += n * _elem_bytes(t.elem)
+        if self.fn.kbytes > self.KERNEL_PRIVATE_BYTES:
+            raise _err("C5029", d.type.span or d.span, "the private arrays of this kernel take %d bytes per "
+                       "work-item; at most %d are allowed (LS-110)" % (self.fn.kbytes, self.KERNEL_PRIVATE_BYTES))
+
     def s_Discard(self, s: A.Discard):
         self.expr(s.value, None, allow_union=True, allow_tuple=True)
         self.fold(s.value)
@@ -860,6 +923,7 @@ class Checker:
     def s_Print(self, s: A.Print):
         if self.fn.kind == "kernel":
             raise _err("C5020", s.span, "a kernel cannot print")
+        self.knote("C5020", s.span, "prints")
         self.fn.prints = True
         self.check_holes(s.text)
 
@@ -1164,6 +1228,9 @@ class Checker:
 
     def s_Defer(self, s: A.Defer):
         fn = self.fn
+        if fn.kind == "kernel" and not s.is_err:
+            raise _err("C5021", s.span, "a kernel cannot use `defer` (LS-250)")
+        self.knote("C5021", s.span, "uses `defer`")
         if s.is_err:
             ok = fn.in_defer == 0 and (fn.kind == "test" or (fn.kind == "func" and isinstance(fn.result,
                                                                                              ErrorUnionType)))
@@ -1425,6 +1492,8 @@ class Checker:
                        % (e.ident, e.ident))
         if self.fn is not None and self.fn.kind == "kernel" and sym.kind == "global":
             raise _err("C5025", e.span, "a kernel cannot read or write module-level variables")
+        if sym.kind == "global":
+            self.knote("C5025", e.span, "reads or writes a module-level variable")
         if sym.kind == "const":
             e.cval = sym.value
         if isinstance(sym.info, Checker.ViewInfo):
@@ -1676,6 +1745,8 @@ class Checker:
             raise _err("C3007", e.span, "`%s.%s` is a type, not a value" % (e.base.ident, e.name))
         if self.fn is not None and self.fn.kind == "kernel" and sym.kind == "global":
             raise _err("C5025", e.span, "a kernel cannot read or write module-level variables")
+        if sym.kind == "global":
+            self.knote("C5025", e.span, "reads or writes a module-level variable")
         if sym.kind == "const" and not isinstance(sym.type, ArrayType):
             e.mkind = "const"
             e.cval = sym.value
@@ -1735,6 +1806,7 @@ class Checker:
     def e_Try(self, e: A.Try, expected):
         if self.fn.kind == "kernel":
             raise _err("C5022", e.span, "a kernel cannot use `try`")
+        self.knote("C5022", e.span, "uses `try`")
         if self.fn.in_defer:
             raise _err("C4030", e.span, "`try` would leave the deferred statement (LS-187, LS-320)")
         t = self.expr(e.operand, None, allow_union=True, allow_tuple=True)
@@ -1852,14 +1924,17 @@ class Checker:
         return getattr(c, "ident", "?")
 
     def user_call(self, e, info: FuncInfo):
-        if self.fn is not None and self.fn.kind == "kernel":
-            raise _err("C5024", e.span, "a kernel cannot call `%s` (kernel-admissible functions are not supported yet)"
-                       % info.decl.name)
         if self.fn is not None and self.fn.kind == "const":
             raise _err("C6004", e.span, "a constant expression cannot call a user function here")
         args = self.bind_args(e, info.params)
         for p, a in zip(info.params, args):
             self.arg(p, a)
+        if self.fn is not None and self.fn.kind == "func":
+            self.fn.kcalls.append((info, e.span))
+        if self.fn is not None and self.fn.kind == "kernel":
+            self.kernel_call_args(info, args)
+            if not self.kernel_call_verdict(info, e):
+                self.kpending.append((info, e))
         self.static_entry_checks(e, info, args)
         e.kind = "func"
         e.info = info
@@ -1867,6 +1942,73 @@ class Checker:
         if self.fn is not None and info.prints:
             self.fn.prints = True
         return info.result
+
+    # -------------------------------------------------------------- kernel admissibility (LS-250)
+
+    def knote(self, code, span, what):
+        """A function body breaks the LS-250 restriction `code`: the first such fact makes it not
+        kernel-admissible (a kernel itself raises its own C5020..C5025 where it checks them)."""
+        if self.fn is not None and self.fn.kind == "func" and self.fn.kviol is None:
+            self.fn.kviol = (code, span, what)
+
+    def kernel_call_args(self, info, args):
+        """A kernel's `out` and `inout` arrays are written only by the kernel body at its own index tuple
+        (LS-248): passing one to a called function is refused."""
+        for p, a in zip(info.params, args):
+            if not isinstance(a.ty, ArrayType):
+                continue
+            r = self.view_root(a)
+            sym = r.ref if r is not None else None
+            if sym is not None and isinstance(sym.info, Checker.ViewInfo):
+                sym = getattr(sym.info.root, "ref", sym.info.root)
+            if sym is not None and sym.kind == "param" and sym.info in ("out", "inout"):
+                span = start_span(a) if isinstance(a, A.Index) else a.span
+                if p.info == "inout":
+                    raise _err("C5031", span, "a called function cannot write the kernel's `%s` parameter `%s`: "
+                               "writes go to the work-item's own element (LS-248)" % (sym.info, sym.name))
+                raise unsupported(span, "passing a kernel's `%s` parameter to a function" % sym.info)
+
+    def kernel_call_verdict(self, info, e, final=False) -> bool:
+        """Whether the call `e` from a kernel to `info` could be judged: raises C5024 when `info` is not
+        kernel-admissible (it, or a function it calls, breaks a restriction of LS-250) and C5026 when the
+        call leads into recursion. False while some function it reaches is not checked yet."""
+        state = {}
+
+        def visit(f, chain):
+            if not f.kchecked:
+                return "pending"
+            k = id(f)
+            if state.get(k) == 1:
+                return ("C5026", chain)
+            if state.get(k) == 2:
+                return None
+            state[k] = 1
+            if f.kviol is not None:
+                return ("C5024", chain)
+            for g, _ in f.kcalls:
+                r = visit(g, chain + [g])
+                if r is not None:
+                    return r
+            state[k] = 2
+            return None
+
+        r = visit(info, [info])
+        if r == "pending":
+            if final:
+                raise unsupported(e.span, "a call from a kernel to a function that is not checked yet")
+            return False
+        if r is None:
+            return True
+        code, chain = r
+        names = " -> ".join("`%s`" % f.decl.name for f in chain)
+        if code == "C5026":
+            raise _err("C5026", e.span, "a kernel cannot recurse: the call of `%s` leads into recursion (%s)"
+                       % (info.decl.name, names))
+        last = chain[-1]
+        vcode, vspan, what = last.kviol
+        raise _err("C5024", e.span, "a kernel cannot call `%s`: it is not kernel-admissible, since %s %s at %d:%d "
+                   "(%s, LS-250)" % (info.decl.name, names if len(chain) > 1 else "it", what, vspan.line,
+                                     vspan.column, vcode))
 
     def arg(self, p: Symbol, a):
         pt = p.type
@@ -1959,6 +2101,7 @@ class Checker:
     def dispatch(self, e, info: FuncInfo):
         if self.fn is not None and self.fn.kind == "kernel":
             raise _err("C5023", e.span, "a kernel cannot dispatch a kernel")
+        self.knote("C5023", e.span, "dispatches a kernel")
         args = self.bind_args(e, info.params)
         for p, a in zip(info.params, args):
             self.arg(p, a)
@@ -2068,7 +2211,16 @@ class Checker:
             return T
 
         if name in ("min", "max") and n == 2 and self._arrayish(args[1]):
-            raise unsupported(e.span, "the reduction `%s(init, xs)`" % name)
+            # `min(init, xs)`: the least element of xs and init, in the element type (SPEC-01 IM-77)
+            self.expr(args[1], None)
+            t = args[1].ty
+            if not isinstance(t, ArrayType) or not isinstance(t.elem, (IntType, FixedType)):
+                raise _err("C2103", e.span, "`%s(init, xs)` reduces an array of integers" % name)
+            self.expr(args[0], t.elem)
+            self.assignable(t.elem, args[0], args[0].span)
+            e.bname = name + "_init"
+            e.elem = t.elem
+            return t.elem
         if name in ("min", "max") and n == 1:
             self.expr(args[0], None)
             t = args[0].ty
@@ -2224,6 +2376,14 @@ class Checker:
         if isinstance(a, A.Name):
             s = self.scope.lookup(a.ident)
             return s is not None and isinstance(s.type, ArrayType)
+        if isinstance(a, A.Paren):
+            return self._arrayish(a.inner)
+        if isinstance(a, A.Index):
+            return any(isinstance(i, A.SliceItem) for i in a.items)
+        if isinstance(a, A.ArrayLit):
+            return True
+        if isinstance(a, A.Call) and isinstance(a.callee, A.Name) and a.callee.ident in ("transpose", "reverse"):
+            return self.scope.lookup(a.callee.ident) is None
         return False
 
     # ------------------------------------------------------------------ indexing
@@ -2692,7 +2852,7 @@ class Checker:
         if isinstance(e, A.Convert):
             return e.literal or self.is_const(e.operand)
         if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin":
-            if e.bname in REDUCTIONS or e.bname in ("len", "reduce_min", "reduce_max") or e.bname in RESULT_BUILTINS:
+            if e.bname in REDUCTIONS or e.bname in ("len", "reduce_min", "reduce_max", "min_init", "max_init") or e.bname in RESULT_BUILTINS:
                 return False
             return all(self.is_const(a) for a in e.argv if isinstance(a, A.Expr) and a.ty != ROUND
                        and not (isinstance(a, A.Name) and a.ident in ROUND_MODES))
@@ -2773,6 +2933,38 @@ class Checker:
         self.pending = [p for p in self.pending if p not in ev.checked_literals]
         e.cval = v
         e.csteps = ev.step
+
+    def const_array(self, t, e):
+        """The value of a constant array's initializer (LS-111, SPEC-04 5.2), evaluated at compile time: an
+        array literal, nested for rank 2 to 4, whose elements are constant expressions (already folded) or
+        constant arrays; NOTCONST for anything else.  The value is shared by every read of the constant,
+        which nothing can write (C2058, C2067)."""
+        if not isinstance(t, ArrayType):
+            return NOTCONST
+
+        def leaves(x):
+            if isinstance(x, A.ArrayLit):
+                return all(leaves(i) for i in x.items)
+            if isinstance(x, A.Name) and isinstance(x.ty, ArrayType):
+                return getattr(x, "ref", None) is not None and x.ref.kind == "const" and x.ref.value is not NOTCONST
+            return x.cval is not NOTCONST and not x.skip_fold and not isinstance(x.ty, (ArrayType, StrType))
+
+        if not isinstance(e, (A.ArrayLit, A.Name)) or not leaves(e):
+            return NOTCONST
+        from .interp import ConstEvaluator
+        ev = ConstEvaluator()
+        try:
+            v = ev.eval(e)
+        except MachineFault as mf:
+            raise _err("C6001", ev.last_span or e.span, "%s in constant evaluation: %s" % (mf.code, mf.operation),
+                       fault=mf)
+        if not isinstance(v, ArrayValue):
+            return NOTCONST
+        if any(isinstance(want, int) and want != got for want, got in zip(t.dims, v.shape)):
+            k = next(k for k, (want, got) in enumerate(zip(t.dims, v.shape)) if isinstance(want, int) and want != got)
+            raise _err("C2012", e.span, "the constant has extent %d in dimension %d, not %d" % (v.shape[k], k,
+                                                                                                 t.dims[k]))
+        return copy_value(v) if isinstance(e, A.ArrayLit) else v
 
     def const_int(self, e, t):
         self.expr(e, t)

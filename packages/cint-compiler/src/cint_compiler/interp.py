@@ -667,8 +667,9 @@ class Context(Evaluator):
             return ep
         return None
 
-    def enter_function(self, info, args, call_span, entry=False, site=None):
-        """Depth check, fuel charge, bind parameters, run the body (IM-119, IM-139)."""
+    def enter_function(self, info, args, call_span, entry=False, site=None, resume=None):
+        """Depth check, fuel charge, bind parameters, run the body (IM-119, IM-139). In a work-item,
+        ``resume`` is the step ordinal the body continues from (the entry checks carry the call's own)."""
         env = {}
         for p, v in zip(info.params, args):
             env[p] = v
@@ -679,6 +680,8 @@ class Context(Evaluator):
                 self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), call_span)
         self.depth += 1
         self.charge(1, call_span)
+        if resume is not None:
+            self.step = resume
         if site is not None:
             # the call is entered once its charge succeeded: only then is it an active call (IM-107, IM-141)
             self.stack.append(site)
@@ -721,12 +724,16 @@ class Context(Evaluator):
         for k, p in enumerate(info.params):
             if isinstance(p.type, StructType) and p.info != "inout":
                 args[k] = copy_value(args[k])
-        self.counted()
+        st = self.counted()
+        resume = None
+        if self.kernel is not None:
+            # in a work-item the call's entry checks, depth and fuel faults carry the call's ordinal (IM-113)
+            resume, self.step = self.step, st
         self.bind_sizes(info, args, {}, e.callee.span)
         self.check_alias(info, args, e.callee.span, e.argv)
         if self.depth + 1 > self.depth_limit:
             self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), e.callee.span)
-        r = self.enter_function(info, args, e.callee.span, site=self.pos(e.callee.span))
+        r = self.enter_function(info, args, e.callee.span, site=self.pos(e.callee.span), resume=resume)
         self.stack.pop()
         return r
 
@@ -826,7 +833,7 @@ class Context(Evaluator):
 
     def reduction(self, e, name, vals, st):
         arrays = [v for v in vals if isinstance(v, ArrayValue)]
-        if name in ("sum", "sum_wrap", "sum_sat", "count", "reduce_min", "reduce_max"):
+        if name in ("sum", "sum_wrap", "sum_sat", "count", "reduce_min", "reduce_max", "min_init", "max_init"):
             xs = arrays[0].elements()
         elif name == "fold_checked":
             xs = arrays[0].elements()
@@ -850,6 +857,10 @@ class Context(Evaluator):
             return M.reduce_min(e.elem, xs)
         if name == "reduce_max":
             return M.reduce_max(e.elem, xs)
+        if name == "min_init":
+            return M.min_init(e.elem, vals[0], xs)
+        if name == "max_init":
+            return M.max_init(e.elem, vals[0], xs)
         if name == "fold_checked":
             return M.fold_checked(e.fold_op, e.elem, vals[0], xs)
         if name == "dot":

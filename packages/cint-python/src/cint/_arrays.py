@@ -43,14 +43,14 @@ _INT_BY = {(True, 1): "I8", (True, 2): "I16", (True, 4): "I32", (True, 8): "I64"
 
 
 def elem_name(t) -> str:
-    """The element name of a cint_abi.typesig type (Bool or Int up to 64 bits)."""
+    """The element name of a cint_abi.typesig type (Bool, Int up to 64 bits, or a Q format)."""
     from cint_abi import typesig as T
     if isinstance(t, T.Bool):
         return "Bool"
     if isinstance(t, T.Int) and t.bits <= 64:
         return ("I%d" if t.signed else "U%d") % t.bits
-    if isinstance(t, T.Fixed):
-        raise NotImplementedError("fixed-point elements (cint.Fixed, Q formats) are not in this slice of cint")
+    if isinstance(t, T.Fixed):        # a Q format: Buffers and Views of it hold cint.Fixed values (8.5)
+        return "Q%d.%d" % (t.storage_bits - t.f, t.f)
     raise NotImplementedError("element type %r is not in this slice of cint" % (t,))
 
 

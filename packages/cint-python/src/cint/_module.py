@@ -539,10 +539,11 @@ def _scalar(v, t, pname):
             return int(bool(v))
         raise Refused("parameter %s is Bool: it takes True or False, not %s" % (pname, type(v).__name__),
                       parameter=pname)
-    name = A.elem_name(t) if t.bits <= 64 else None
-    if name is None:
-        raise NotImplementedError("parameter %s: wide integers (I128..I1024) cross only through the C extension, "
-                                  "which is not in this slice" % pname)
+    if isinstance(t, T.Fixed):
+        return _fixed_arg(v, t, pname)
+    if t.bits > 64:
+        return _wide_arg(v, t, pname)
+    name = A.elem_name(t)
     if type(v) is bool:
         raise Refused("parameter %s is %s: a bool is not taken for an integer" % (pname, name), parameter=pname)
     if _is_numpy(v) and hasattr(v, "dtype"):
@@ -561,13 +562,88 @@ def _scalar(v, t, pname):
     return int(v)
 
 
+def _fixed_name(t):
+    """The format name of a typesig Fixed (storage bits, f): Q<i>.<f>."""
+    return "Q%d.%d" % (t.storage_bits - t.f, t.f)
+
+
+def _fixed_arg(v, t, pname):
+    """The raw storage integer of a cint.Fixed of exactly the format of parameter t (8.5 P-21a), or Refused."""
+    from ._values import Fixed
+    fmt = _fixed_name(t)
+    if isinstance(v, Fixed):
+        if v.format != fmt:
+            raise Refused("parameter %s is %s: the argument is a cint.Fixed of format %s; cint never converts "
+                          "between formats (make a cint.Fixed(%r, ...))" % (pname, fmt, v.format, fmt),
+                          parameter=pname)
+        return v.raw
+    if type(v) is bool or isinstance(v, int) or (_is_numpy(v) and hasattr(v, "dtype") and v.dtype.kind in "iu"):
+        raise Refused("parameter %s is %s: a bare int is refused, since it could mean the raw storage or the value; "
+                      "pass cint.Fixed(%r, value=...) or cint.Fixed(%r, raw=...)" % (pname, fmt, fmt, fmt),
+                      parameter=pname)
+    raise Refused("parameter %s is %s: it takes a cint.Fixed of format %s, not %s" % (
+        pname, fmt, fmt, type(v).__name__), parameter=pname)
+
+
+_LIMBS = {}
+
+
+def _limbs_ct(bits):
+    """The ctypes structure of an I128..I1024 value: bits / 64 uint64_t limbs, least significant first."""
+    ct = _LIMBS.get(bits)
+    if ct is None:
+        ct = _LIMBS[bits] = type("cint_i%d" % bits, (C.Structure,), {"_fields_": [("l", C.c_uint64 * (bits // 64))]})
+    return ct
+
+
+def _wide_arg(v, t, pname):
+    """The limb structure of a Python int for parameter t of I128..I1024 (8.5 P-21), or Refused."""
+    name = "I%d" % t.bits
+    if type(v) is bool or not isinstance(v, int):
+        what = "a bool" if type(v) is bool else "a %s" % type(v).__name__
+        raise Refused("parameter %s is %s: it takes a Python int, not %s" % (pname, name, what), parameter=pname)
+    lo, hi = -(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1
+    if not lo <= v <= hi:
+        raise Refused("parameter %s is %s: %d is outside %d..%d" % (pname, name, v, lo, hi), code="E_NARROW",
+                      parameter=pname)
+    return _to_limbs(int(v), t.bits)
+
+
+def _to_limbs(v, bits):
+    u = v & ((1 << bits) - 1)
+    return _limbs_ct(bits)(l=(C.c_uint64 * (bits // 64))(*((u >> (64 * k)) & 0xFFFFFFFFFFFFFFFF
+                                                             for k in range(bits // 64))))
+
+
+def _from_limbs(res, bits):
+    u = 0
+    for k in range(bits // 64):
+        u |= int(res.l[k]) << (64 * k)
+    return u - (1 << bits) if u >> (bits - 1) else u
+
+
+def _value(t, c):
+    """The Python value of a C result c of scalar type t (8.5 P-24): an exact int at every width, a bool, or a
+    cint.Fixed of the result's format."""
+    if isinstance(t, T.Bool):
+        return bool(c)
+    if isinstance(t, T.Fixed):
+        from ._values import Fixed, fixed_type
+        return Fixed._of(fixed_type(_fixed_name(t)), int(c))
+    if isinstance(t, T.Int) and t.bits > 64:
+        return _from_limbs(c, t.bits)
+    return int(c)
+
+
 def _ctype(t, pname):
     if isinstance(t, T.Bool):
         return C.c_uint8
     if isinstance(t, T.Int):
         if t.bits > 64:
-            return None
+            return _limbs_ct(t.bits)
         return _INT_CT[(t.signed, t.bits)]
+    if isinstance(t, T.Fixed):
+        return _INT_CT[(True, t.storage_bits)]
     if isinstance(t, T.Array):
         return S.cint_view
     return None
@@ -598,6 +674,8 @@ class _Entry:
                 self._why = "export %s: parameter %s is %s, which this slice of cint does not pass" % (
                     row.name, pname, what)
                 return
+            if isinstance(p.type, T.Int) and p.type.bits > 64:
+                ct = C.POINTER(ct)      # I128..I1024 cross as a pointer to their limbs (7.3 A-13)
             argtypes.append(ct)
         self._result = None
         res = sig.result
@@ -621,7 +699,9 @@ class _Entry:
                 if ct is None or ct is S.cint_view:
                     self._why = "export %s: its result type %r is not in this slice" % (row.name, res)
                     return
-                self._result = ("bool" if isinstance(res, T.Bool) else "int", ct, None, res)
+                kind = "bool" if isinstance(res, T.Bool) else \
+                    "int" if isinstance(res, T.Int) and res.bits <= 64 else "value"     # value: Q, I128..I1024
+                self._result = (kind, ct, None, res)
             argtypes.append(C.POINTER(self._result[1]))
         self._fn = C.CFUNCTYPE(C.c_int32, *argtypes)(row.address)
 
@@ -728,6 +808,8 @@ class _Entry:
                 return int(res.value)
             if kind == "bool":
                 return bool(res.value)
+            if kind == "value":     # a Q storage integer, or the limb structure of I128..I1024 itself
+                return _value(vt, res if isinstance(res, C.Structure) else res.value)
             tag = res.tag if kind == "union" else res.value
             if tag:
                 short = defn.qname.rsplit(".", 1)[-1]
@@ -745,7 +827,7 @@ class _Entry:
                 return None
             if vt is None:
                 return None
-            return bool(res.value) if isinstance(vt, T.Bool) else int(res.value)
+            return _value(vt, res.value)
         if st == FAULT:
             raise ctx.fault()
         if st == FAULTED:
@@ -821,6 +903,8 @@ def _caller(ctx, e):
             kind, ct, defn, vt = e._result
             if kind in ("int", "bool"):
                 result = (1, 0, 0, 1, *_int_plan(vt), 0) if kind == "int" else (2, 0, 0, 2, 0, 8, 0)
+            elif kind not in ("union", "set"):
+                return e        # a Q or I128..I1024 result: through _Entry
             else:
                 tag = (int(defn.tag_type.signed), defn.tag_type.bits)
                 if vt is None:

@@ -175,7 +175,7 @@ def attach(ctx, rec):
     rec.attach(revision=revision, modules=mods, initial_checkpoint=ex.checkpoint())
     ctx._recorder = rec
     for name in list(ctx._module._rows):
-        if isinstance(getattr(ctx, name, None), object) and name in ctx.__dict__:
+        if name in ctx.__dict__:              # the export methods the context made (8.1 paragraph 3)
             setattr(ctx, name, _RecordedEntry(ex, rec, name))
     ctx.entry = lambda name: _RecordedEntry(ex, rec, name) if name in ctx._module._rows else type(ctx).entry(ctx, name)
 
