@@ -111,15 +111,21 @@ struct cint_program {                   /* 144 bytes */
     uint32_t reserved;
 };
 
-/* A field of a record layout: its name, type, byte offset and bit width (0 if not a bit field). */
+/* A field of a record layout: its name, type, byte offset and bit width (0 if not a bit field).
+   An array field is one row whose type is its element type and whose count is its element count
+   (the product of its literal extents, elements in row-major order from offset); any other field
+   has count 1. A struct field's type is CINT_TAG_STRUCT with the record_id of its own row. */
 typedef struct cint_record_field {      /* 48 bytes */
     cint_name name;
     cint_type type;
     uint64_t offset;
     uint32_t bits;
-    uint32_t reserved;
+    uint32_t count;
 } cint_record_field;
 
+/* A record layout (7.4 A-14): the byte size of one record, the alignment it needs in registered
+   memory (8, A-13a) and its fields in declaration order. A view of records carries the row's
+   index as its type's record_id (A-19). */
 typedef struct cint_record_layout {     /* 24 bytes */
     uint64_t size;
     uint32_t align;
@@ -214,7 +220,7 @@ CINT_LAYOUT_(cint_program, backend, 136); CINT_LAYOUT_(cint_program, reserved, 1
 _Static_assert(sizeof(cint_record_field) == 48, "cint_record_field is 48 bytes");
 CINT_LAYOUT_(cint_record_field, name, 0); CINT_LAYOUT_(cint_record_field, type, 16);
 CINT_LAYOUT_(cint_record_field, offset, 32); CINT_LAYOUT_(cint_record_field, bits, 40);
-CINT_LAYOUT_(cint_record_field, reserved, 44);
+CINT_LAYOUT_(cint_record_field, count, 44);
 _Static_assert(sizeof(cint_record_layout) == 24, "cint_record_layout is 24 bytes");
 CINT_LAYOUT_(cint_record_layout, size, 0); CINT_LAYOUT_(cint_record_layout, align, 8);
 CINT_LAYOUT_(cint_record_layout, field_count, 12); CINT_LAYOUT_(cint_record_layout, fields, 16);

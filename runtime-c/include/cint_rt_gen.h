@@ -41,6 +41,7 @@
 
 #define CINT_GEN_SCALAR 0u
 #define CINT_GEN_ARRAY 1u
+#define CINT_GEN_STRUCT 2u /* a struct parameter: a view of one record, rank 1, extent 1 (7.3 A-13) */
 #define CINT_GEN_NO_SIZE INT64_C(-1) /* a size symbol not bound yet */
 
 /* A declared extent, as in a type signature (7.5): form CINT_SHAPE_ANY, CINT_SHAPE_EXTENT

@@ -183,9 +183,13 @@ int rt_bind_checks(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *p
     for (uint32_t p = 0; p < count; p++) {
         const cint_gen_param *pr = &params[p];
         cint_gen_array *a = &arrays[p];
-        if (pr->kind != CINT_GEN_ARRAY) continue;
+        if (pr->kind != CINT_GEN_ARRAY && pr->kind != CINT_GEN_STRUCT) continue;
         bool written = pr->mode != CINT_MODE_IN;
         int64_t ip = (int64_t)p;
+        if (pr->kind == CINT_GEN_STRUCT) { /* formed whole at entry (7.3 A-13): only the overlap check */
+            if (!written) continue;
+            goto alias;
+        }
         /* 1. bind.stale */
         if (host && a->generation != a->reg_generation) {
             cint_tvalue ops[2], lim;
@@ -218,14 +222,15 @@ int rt_bind_checks(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *p
         int inj = injective(ctx, a);
         if (inj < 0) return rt_resource(ctx, at);
         if (!inj) return raise_i64(ctx, at, CINT_E_ALIAS, "bind.injective", &ip, 1, false, 0);
-        /* 7. bind.alias: against every other array argument, by byte ranges (H-13) */
+    alias:
+        /* 7. bind.alias: against every other array (or struct view) argument, by byte ranges (H-13) */
         for (uint32_t q = 0; q < count; q++) {
-            if (q == p || params[q].kind != CINT_GEN_ARRAY || !overlap(a, &arrays[q])) continue;
+            if (q == p || params[q].kind == CINT_GEN_SCALAR || !overlap(a, &arrays[q])) continue;
             int64_t v[2] = {ip, (int64_t)q};
             return raise_i64(ctx, at, CINT_E_ALIAS, "bind.alias", v, 2, false, 0);
         }
         /* 8. bind.limit (6.4): a borrowed output of a host-issued dispatch needs publish copy */
-        if (host && kernel && a->owner == CINT_OWNER_BORROWED && a->publish != CINT_PUBLISH_COPY)
+        if (host && kernel && pr->kind == CINT_GEN_ARRAY && a->owner == CINT_OWNER_BORROWED && a->publish != CINT_PUBLISH_COPY)
             return raise_i64(ctx, at, CINT_E_UNSUPPORTED, "bind.limit", &ip, 1, false, 0);
     }
     for (uint32_t s = 0; s < size_count; s++)
@@ -455,6 +460,20 @@ cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel
             if (args[p].view == NULL) return refuse(ctx, CINT_REFUSAL_CALL);
             uint32_t why = rt_form_view(ctx, args[p].view, pr->mode != CINT_MODE_OUT, &arrays[p], &s);
             if (why != CINT_REFUSAL_NONE) return refuse(ctx, why);
+            if (pr->mode != CINT_MODE_IN && s->leases > 0) leased = true;
+        } else if (pr->kind == CINT_GEN_STRUCT) {
+            /* 7.3 A-13: a view of exactly one record of the parameter's struct; a view that cannot
+               be formed into that struct value is a refused call (docs/runtime.md) */
+            const cint_view *v = args[p].view;
+            rt_slot *s = NULL;
+            if (v == NULL) return refuse(ctx, CINT_REFUSAL_CALL);
+            uint32_t why = rt_form_view(ctx, v, true, &arrays[p], &s);
+            if (why != CINT_REFUSAL_NONE) return refuse(ctx, why);
+            if (!rt_type_equal(&v->type, &pr->type)) return refuse(ctx, CINT_REFUSAL_TYPE);
+            if (v->rank != 1u) return refuse(ctx, CINT_REFUSAL_RANK);
+            if (v->shape[0] != 1) return refuse(ctx, CINT_REFUSAL_EXTENT);
+            if (v->generation != s->generation) return refuse(ctx, CINT_REFUSAL_GENERATION);
+            if (pr->mode != CINT_MODE_IN && v->perm != CINT_VIEW_WRITE) return refuse(ctx, CINT_REFUSAL_PERMISSION);
             if (pr->mode != CINT_MODE_IN && s->leases > 0) leased = true;
         } else if (pr->type.code == CINT_TAG_BOOL && args[p].byte > 1u) {
             return refuse(ctx, CINT_REFUSAL_BOOL);

@@ -369,6 +369,14 @@ static bool bools_ok(const cint_gen_array *a)
     return ok;
 }
 
+/* The Bool fields of every record a view of records reaches (7.3 A-13). */
+static bool records_ok(const cint_ctx *ctx, const cint_gen_array *a)
+{
+    bool ok = true;
+    RT_WALK(a, p, (ok = ok && rt_record_bools_ok(ctx, a->type.record_id, p, 0u)));
+    return ok;
+}
+
 uint32_t rt_form_view(cint_ctx *ctx, const cint_view *v, bool check_bools, cint_gen_array *out, rt_slot **slot)
 {
     rt_slot *s = rt_find(ctx, v->buffer);
@@ -418,6 +426,7 @@ uint32_t rt_form_view(cint_ctx *ctx, const cint_view *v, bool check_bools, cint_
     out->owner = s->owner;
     out->publish = s->publish;
     if (check_bools && v->type.code == CINT_TAG_BOOL && !empty && !bools_ok(out)) return CINT_REFUSAL_BOOL;
+    if (check_bools && v->type.code == CINT_TAG_STRUCT && !empty && !records_ok(ctx, out)) return CINT_REFUSAL_BOOL;
     if (slot != NULL) *slot = s;
     return CINT_REFUSAL_NONE;
 }

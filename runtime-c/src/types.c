@@ -71,3 +71,26 @@ int64_t rt_elem_size(const cint_ctx *ctx, const cint_type *t, uint32_t *align)
         return 0;
     }
 }
+
+/* Whether every Bool byte of the record at p, of row record_id of the root module's record
+   layout table, is 0 or 1, through nested records and array fields (7.3 A-13: a Bool field of
+   a struct element is checked as a byte before the body reads it). */
+bool rt_record_bools_ok(const cint_ctx *ctx, uint32_t record_id, const uint8_t *p, unsigned depth)
+{
+    const cint_module_info *m = ctx->module;
+    if (m == NULL || record_id >= m->record_count || depth > 64u) return false;
+    const cint_record_layout *r = &m->records[record_id];
+    for (uint32_t f = 0; f < r->field_count; f++) {
+        const cint_record_field *fd = &r->fields[f];
+        if (fd->type.code == CINT_TAG_BOOL) {
+            for (uint32_t k = 0; k < fd->count; k++)
+                if (p[fd->offset + k] > 1u) return false;
+        } else if (fd->type.code == CINT_TAG_STRUCT) {
+            uint32_t id = fd->type.record_id;
+            uint64_t size = id < m->record_count ? m->records[id].size : 0u;
+            for (uint32_t k = 0; k < fd->count; k++)
+                if (!rt_record_bools_ok(ctx, id, p + fd->offset + (uint64_t)k * size, depth + 1u)) return false;
+        }
+    }
+    return true;
+}

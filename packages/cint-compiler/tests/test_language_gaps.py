@@ -596,3 +596,64 @@ def test_min_init_values_and_diagnostics():
     assert e.code == "C2103" and where(e) == (3, 14)
     e = compile_error("export I64 run() {\n    I8[2] a;\n    I8 x = min(300, a);\n    return 0;\n}")
     assert e.code == "C2003" and where(e) == (3, 16)
+
+
+# ----------------------------------------------------------------------------- 5. default arguments
+
+DEFAULTS = {
+    "scalars_named": """const I64 K = 10;
+enum R : U8 { lo = 0, hi = 1 }
+I64 f(I64 a, I64 b = K * 2, Bool neg = false, R r = .hi) {
+    I64 v = neg ? -(a + b) : a + b;
+    return r == R.hi ? v * 2 : v;
+}
+export I64 run() {
+    "{f(1)} {f(1, 2)} {f(1, neg = true)} {f(b = 5, a = 3)} {f(1, r = R.lo)}\\n";
+    return f(4);
+}""",
+    "kernel_callee_fault": """I64 scale(I64 x, I64 by2 = 3 * 4) {
+    return x * by2;
+}
+kernel k[n](in I64[n] a, out I64[n] b) over [i: n] {
+    b[i] = scale(a[i]) + scale(a[i], 1);
+}
+export I64 run() {
+    I64[3] a = [1, 2, 1152921504606846976];
+    I64[3] b;
+    k(a[..2], b[..2]);
+    "{b[0]} {b[1]}\\n";
+    k(a, b);
+    return 0;
+}""",
+}
+
+
+@needs_cc
+@pytest.mark.parametrize("name", sorted(DEFAULTS))
+def test_default_arguments(tmp_path, name):
+    both(tmp_path, DEFAULTS[name], name)
+
+
+@needs_cc
+def test_default_argument_of_imported_function(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "m.ci").write_text("const I64 K = 7;\nexport I64 g(I64 a, I64 b = K + 1) {\n"
+                                           "    return a * b;\n}\n", encoding="utf-8")
+    text = both(tmp_path, """import lib.m;
+export I64 run() {
+    return m.g(2) * 100 + m.g(2, 3);
+}""", "imported_default")
+    assert "return I64 1606" in text
+
+
+def test_default_argument_diagnostics():
+    from compiler_testkit import value
+    assert value(DEFAULTS["scalars_named"]) == 48
+    e = compile_error("I64 f(I64 a = 1, I64 b) {\n    return a + b;\n}")
+    assert e.code == "C2061" and where(e) == (1, 22)
+    e = compile_error("I64 g = 1;\nI64 f(I64 a, I64 b = g) {\n    return a + b;\n}")
+    assert e.code == "C6004" and where(e) == (2, 22)
+    e = compile_error("I64 f(I64 a, I8 b = 300) {\n    return a;\n}")
+    assert e.code == "C2003" and where(e) == (1, 21)
+    e = compile_error("I64 f(I64 a, I64 b = 1) {\n    return a;\n}\nexport I64 run() {\n    return f(1, 2, 3);\n}")
+    assert e.code == "C2022"

@@ -35,10 +35,31 @@ class Export:
 
 
 @dataclass
+class RecordField:
+    name: str
+    code: int                 # the cint_type code of the field, or of its elements for an array field
+    record_id: int            # for a struct field (code 0x71): its row of the record layout table
+    offset: int
+    count: int                # elements of an array field; 1 otherwise
+
+
+@dataclass
+class Record:
+    """A row of the root module's record layout table (SPEC-03P.1 7.4 A-14, A-19): the index is the
+    record_id a view of such records carries."""
+    record_id: int
+    name: str
+    size: int
+    align: int
+    fields: List[RecordField] = field(default_factory=list)
+
+
+@dataclass
 class Module:
     path: str
     name: str
     exports: List[Export] = field(default_factory=list)
+    records: List[Record] = field(default_factory=list)
 
 
 @dataclass
@@ -85,6 +106,12 @@ def read_library(path) -> Library:
                 EFFECTS.get(e.effect, "unknown %d" % e.effect), _names(e.size_names, e.size_count),
                 _names(e.param_names, e.param_count), raw, sig, err,
                 ctypes.cast(e.call, ctypes.c_void_p).value or 0))
+        for r in range(info.record_count):
+            lay = info.records[r]
+            qn = S.text(t.record_names[r].bytes, t.record_names[r].len).decode("utf-8") if t.record_names else ""
+            entry.records.append(Record(r, qn, lay.size, lay.align, [
+                RecordField(S.text(f.name.bytes, f.name.len).decode("utf-8"), f.type.code, f.type.record_id, f.offset,
+                            f.count) for f in (lay.fields[j] for j in range(lay.field_count))]))
         mods.append(entry)
     return Library(abi, mods)
 
@@ -104,6 +131,9 @@ def main(argv=None):
             print("  %s: %s, effect %s, sizes [%s], parameters [%s], signature %d bytes%s" % (
                 e.name, e.kind, e.effect, " ".join(e.size_names), " ".join(e.parameters), len(e.signature_bytes),
                 "" if e.signature is not None else " (not callable: %s)" % e.error))
+        for r in m.records:
+            print("  record %d %s: size %d, align %d, fields [%s]" % (r.record_id, r.name, r.size, r.align, " ".join(
+                "%s@%d:%02x%s" % (f.name, f.offset, f.code, "[%d]" % f.count if f.count != 1 else "") for f in r.fields)))
     return 0
 
 

@@ -137,8 +137,9 @@ class cint_program(C.Structure):
 
 
 class cint_record_field(C.Structure):
+    # count: the element count of an array field (its element type in type), 1 for any other field
     _fields_ = [("name", cint_name), ("type", cint_type), ("offset", C.c_uint64), ("bits", C.c_uint32),
-                ("reserved", C.c_uint32)]
+                ("count", C.c_uint32)]
 
 
 class cint_record_layout(C.Structure):
@@ -238,7 +239,7 @@ LAYOUTS = {
     "cint_program": (144, dict(size=0, abi=4, module_count=8, flags=12, modules=16, revision=24, source_map=56,
                                globals_size=88, globals_align=96, globals_init=104, global_count=112,
                                container_count=116, globals=120, containers=128, backend=136, reserved=140)),
-    "cint_record_field": (48, dict(name=0, type=16, offset=32, bits=40, reserved=44)),
+    "cint_record_field": (48, dict(name=0, type=16, offset=32, bits=40, count=44)),
     "cint_record_layout": (24, dict(size=0, align=8, field_count=12, fields=16)),
     "cint_module_info": (32, dict(size=0, abi=4, program=8, module=16, record_count=20, records=24)),
     "cint_error_set": (40, dict(name=0, name_len=8, value_count=12, values=16, value_lens=24, underlying=32,

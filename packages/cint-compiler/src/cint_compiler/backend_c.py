@@ -134,6 +134,7 @@ class Emitter:
         self.tmpn = 0
         self.structs: Dict[str, str] = {}
         self.struct_ids: Dict[str, int] = {}
+        self.struct_types: Dict[str, StructType] = {}
         self.unions: Dict[tuple, str] = {}
         self.errsets: Dict[str, str] = {}
         self.globals_layout = {}
@@ -332,7 +333,8 @@ class Emitter:
         if t.qname not in self.structs:
             name = "s_%s" % t.qname.replace(".", "_")
             self.structs[t.qname] = name
-            self.struct_ids[t.qname] = len(self.struct_ids) + 1
+            self.struct_types[t.qname] = t
+            self.struct_ids[t.qname] = len(self.struct_ids)    # its row of the record layout table (A-19)
             fields = []
             for fname, ft, bits in t.fields:
                 if isinstance(ft, ArrayType):
@@ -497,9 +499,59 @@ class Emitter:
                      "CINT_BACKEND_CPU_C17, 0u};" % (len(self.modules), rev, self.gsize, "GINIT" if self.gsize else "NULL",
                                                     len(ginfo), "GINFO" if ginfo else "NULL"))
         sym = module_symbol(self.c.name)
+        lines += self.record_table()
         lines.append("CINT_EXPORT const cint_module_info %s = {sizeof(cint_module_info), CINT_ABI_VERSION, &PROGRAM, "
-                     "0u, 0u, NULL};" % sym)
+                     "0u, %du, %s};" % (sym, len(self.struct_ids), "RECORDS" if self.struct_ids else "NULL"))
         self.modinfo = sym
+        return lines
+
+    def boundary_record(self, t: StructType, span, seen=()):
+        """A struct that crosses the export boundary in host memory (7.3 A-13): every field is Bool,
+        an integer, Q<i>.<f>, a struct of the same kind or an array of those; an enum or error-set field
+        (whose bytes the entry would have to check as values) is refused with C9102."""
+        self.struct_name(t, span)
+        if t.qname in seen:
+            return
+        for fname, ft, bits in t.fields:
+            et = ft.elem if isinstance(ft, ArrayType) else ft
+            if bits:
+                raise refuse(span, "a bit field in a struct at the export boundary")
+            if isinstance(et, StructType):
+                self.boundary_record(et, span, seen + (t.qname,))
+            elif not isinstance(et, (IntType, BoolType, FixedType)):
+                raise refuse(span, "a struct at the export boundary with a field of type %s" % et)
+
+    def record_table(self):
+        """The root module's record layout table (SPEC-03P.1 7.4 A-14, A-19): one row per struct of the
+        program, row k being the struct whose record id is k; sizes and offsets are the C compiler's own
+        (sizeof, offsetof), the alignment 8 (A-13a). RNAMES holds the qualified names (cint_module_table)."""
+        lines = []
+        by_id = sorted(self.struct_ids.items(), key=lambda kv: kv[1])
+        for qn, k in by_id:
+            t = self.struct_types[qn]
+            cname = self.structs[qn]
+            rows = []
+            for fname, ft, bits in t.fields:
+                count = 1
+                if isinstance(ft, ArrayType):
+                    for x in ft.dims:
+                        count *= x
+                    ft = ft.elem
+                try:
+                    ty = self.type_fields(ft)
+                except Unsupported:
+                    ty = "0u, 0u, 0u, 0u, 0u, 0u, 0u"
+                rows.append("{{%s, %du, 0u}, {%s}, offsetof(%s, f_%s), %du, %du}" % (
+                    c_str(fname.encode()), len(fname.encode()), ty, cname, fname, bits or 0, count))
+            if rows:
+                lines.append("static const cint_record_field RF%d[] = {%s};" % (k, ", ".join(rows)))
+        if by_id:
+            lines.append("static const cint_record_layout RECORDS[] = {%s};" % ", ".join(
+                "{sizeof(%s), 8u, %du, %s}" % (self.structs[qn], len(self.struct_types[qn].fields),
+                                              "RF%d" % k if self.struct_types[qn].fields else "NULL")
+                for qn, k in by_id))
+            lines.append("static const cint_name RNAMES[] = {%s};" % ", ".join(
+                "{%s, %du, 0u}" % (c_str(qn.encode()), len(qn.encode())) for qn, _ in by_id))
         return lines
 
     # ------------------------------------------------------------------ functions
@@ -710,11 +762,19 @@ class Emitter:
             covers = "CINT_GEN_PARAM_COVERS" if kernel and self.covers(info, p) else "0u"
             return "{CINT_GEN_ARRAY, %s, {%s}, %du, %s, {%s}}" % (
                 mode, self.type_fields(t.elem), t.rank, covers, ", ".join(dims))
+        if isinstance(t, StructType):
+            # a view of one record: rank 1, extent 1 (SPEC-03P.1 7.3 A-13)
+            return "{CINT_GEN_STRUCT, %s, {%s}, 1u, 0u, {{CINT_SHAPE_EXTENT, CINT_SIG_NO_SYMBOL, 1, 0}, " \
+                   "{0u, 0u, 0, 0}, {0u, 0u, 0, 0}, {0u, 0u, 0, 0}}}" % (mode, self.type_fields(t))
         return "{CINT_GEN_SCALAR, %s, {%s}, 0u, 0u, {{0u, 0u, 0, 0}}}" % (mode, self.type_fields(t))
 
     def type_fields(self, t) -> str:
         """The fields of the cint_type of a scalar or element type t (cint_rt_host.h): a Q format by its
-        storage tag and fraction bits (SPEC-03P.1 7.5), any other type by its tag alone."""
+        storage tag and fraction bits (SPEC-03P.1 7.5), a struct by its record layout row (A-19), any
+        other type by its tag alone."""
+        if isinstance(t, StructType):
+            self.struct_name(t)
+            return "CINT_TAG_STRUCT, 0u, 0u, 0u, 0u, %du, 0u" % self.struct_ids[t.qname]
         if isinstance(t, FixedType):
             return "CINT_TAG_Q, CINT_TAG_%s, 0u, %du, 0u, 0u, 0u" % (t.storage.name(), t.f)
         return "%s, 0u, 0u, 0u, 0u, 0u, 0u" % self.tag(t)
@@ -2448,6 +2508,8 @@ class Emitter:
         for p in info.params:
             pn = "a_" + p.name
             if isinstance(p.type, ArrayType):
+                if isinstance(p.type.elem, StructType):     # an array of records (7.3 A-13, A-19)
+                    self.boundary_record(p.type.elem, p.span)
                 cparams.append("cint_view %s" % pn)
                 argrows.append("{&%s, 0u, 0u}" % pn)
             elif isinstance(p.type, BoolType):
@@ -2459,6 +2521,11 @@ class Emitter:
                 cparams.append("%s %s" % (self.ctype(p.type), pn))
                 argrows.append("{NULL, 0u, 0u}")
                 scal.append(pn)
+            elif isinstance(p.type, StructType) and not info.is_kernel and p.info in (None, "in", "inout"):
+                # a view of one record whose record_id names the struct (7.3 A-13, 7.4 A-19)
+                self.boundary_record(p.type, p.span)
+                cparams.append("cint_view %s" % pn)
+                argrows.append("{&%s, 0u, 0u}" % pn)
             elif wide(p.type) and not info.is_kernel:
                 # I128..I1024: a pointer to the limb structure (7.3 A-13); NULL is a refused call (byte 1)
                 cparams.append("const %s *%s" % (self.ctype(p.type), pn))
@@ -2487,6 +2554,15 @@ class Emitter:
         else:
             cargs = ["ctx"] + ["S[%d]" % k for k in range(len(info.size_params))]
             for k, p in enumerate(info.params):
+                if isinstance(p.type, StructType):
+                    sn = self.ctype(p.type)
+                    if p.info == "inout":       # written in place, as an inout array (6.4 M-30b)
+                        cargs.append("(%s *)(void *)A[%d].data" % (sn, k))
+                    else:                       # `in`: the value is copied in before the body runs
+                        lines.append("    %s v_%s; memcpy(&v_%s, A[%d].data, sizeof v_%s);" % (
+                            sn, p.name, p.name, k, p.name))
+                        cargs.append("&v_%s" % p.name)
+                    continue
                 cargs.append("&A[%d]" % k if isinstance(p.type, ArrayType) else
                              ("*a_" if wide(p.type) else "a_") + p.name)
             if res is not VOID:
@@ -2531,8 +2607,8 @@ class Emitter:
         lines = []
         if rows_c:
             lines.append("static const cint_export EXPORTS[] = {%s};" % ", ".join(rows_c))
-        lines.append("static const cint_module_table MT0 = {&%s, 0u, %du, %s, NULL};" % (
-            self.modinfo, len(rows_c), "EXPORTS" if rows_c else "NULL"))
+        lines.append("static const cint_module_table MT0 = {&%s, 0u, %du, %s, %s};" % (
+            self.modinfo, len(rows_c), "EXPORTS" if rows_c else "NULL", "RNAMES" if self.struct_ids else "NULL"))
         lines.append("static const cint_module_table *const MTS[] = {&MT0};")
         lines.append("CINT_EXPORT const cint_library cint_library_desc = {CINT_ABI_VERSION, 1u, MTS};")
         lines.append("CINT_EXPORT const uint32_t cint_program_abi = CINT_ABI_VERSION;")

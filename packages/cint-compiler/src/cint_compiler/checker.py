@@ -239,6 +239,9 @@ class Checker:
         for it in items:
             if isinstance(it, A.GlobalDecl) and (it.decl.is_const or not is_script):
                 self.declare_global(it, is_script)
+        for it in items:
+            if isinstance(it, A.FuncDecl):
+                self.check_defaults(self.functions[it.name])
         # Pass 3: bodies
         for it in items:
             if isinstance(it, (A.FuncDecl, A.KernelDecl)):
@@ -490,7 +493,12 @@ class Checker:
                 if mode == "inout" and not isinstance(pt, (ArrayType, StructType)):
                     raise _err("C2064", p.span, "an `inout` parameter is an array or a struct")
                 if p.default is not None:
-                    raise unsupported(p.default.span or p.span, "a default argument")
+                    if is_kernel or mode == "inout" or isinstance(pt, (ArrayType, StructType, StrType)):
+                        raise unsupported(p.default.span or p.span, "a default argument of this parameter")
+                    seen_default = True
+                elif seen_default:
+                    raise _err("C2061", p.span, "parameter `%s` has no default but follows one that has (LS-124)"
+                               % p.name)
                 ps = Symbol("param", p.name, pt, decl=p, mutable=(mode == "inout"), span=p.span)
                 ps.info = mode
                 info.params.append(ps)
@@ -507,6 +515,29 @@ class Checker:
             self.kernels[d.name] = info
         else:
             self.functions[d.name] = info
+
+    def check_defaults(self, info):
+        """Default arguments (LS-124, LS-125): constant expressions of the parameter's type, evaluated at
+        compile time, once, in the callee's module; a call that omits the argument uses the folded value
+        and evaluates nothing (no step)."""
+        for p in info.params:
+            dflt = p.decl.default
+            if dflt is None:
+                continue
+            self.fn = FnCtx(kind="const")
+            self.scope = Scope(self.top)
+            try:
+                self.expr(dflt, p.type)
+                self.assignable(p.type, dflt, dflt.span)
+                self.fold(dflt)
+                self.flush_pending()
+            finally:
+                self.fn = None
+                self.scope = self.top
+            if dflt.cval is NOTCONST:
+                raise _err("C6004", dflt.span, "a default argument is a constant expression (LS-125)")
+            dflt.csteps = 0
+            dflt.is_default = True      # checked here, in the callee's module; `arg` leaves it alone
 
     def declare_global(self, g: A.GlobalDecl, is_script):
         d = g.decl
@@ -1907,6 +1938,11 @@ class Checker:
                     raise _err("C2062", a.span or e.span, "parameter `%s` receives two arguments" % a.name)
                 out[i] = a.value
                 order.append(i)
+        for i, v in enumerate(out):
+            dflt = getattr(params[i].decl, "default", None) if v is None else None
+            if dflt is not None and dflt.cval is not NOTCONST:
+                out[i] = dflt           # a default: its folded value, after the written arguments (LS-125)
+                order.append(i)
         e.order = order     # arguments are evaluated in the order written (LS-137)
         for i, v in enumerate(out):
             if v is None:
@@ -2011,6 +2047,8 @@ class Checker:
                                      vspan.column, vcode))
 
     def arg(self, p: Symbol, a):
+        if getattr(a, "is_default", False):
+            return
         pt = p.type
         if isinstance(pt, ArrayType) and isinstance(a, A.StrLit) and not a.is_bytes and pt.elem == U8 \
                 and pt.rank == 1 and p.info not in ("inout", "out"):

@@ -43,7 +43,7 @@
 #include "cint_rt.h"
 
 #define MAXP 32                     /* parameters a Caller takes */
-#define RESULT_BYTES 32          /* the largest result structure a Caller reads */
+#define RESULT_BYTES 32             /* the largest result structure a Caller reads */
 
 typedef uint64_t u64;
 

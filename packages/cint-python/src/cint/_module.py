@@ -667,8 +667,10 @@ class _Entry:
         argtypes = [C.c_void_p, C.c_int64]
         for pname, p in self.params:
             ct = _ctype(p.type, pname)
-            if ct is None:
+            if ct is None or (isinstance(p.type, T.Array) and isinstance(p.type.elem, T.StructRef)):
+                # 8.1 paragraph 3: a struct (or an array of structs) is listed, and its call refused here
                 what = "a struct" if isinstance(p.type, T.StructRef) else \
+                    "an array of structs" if isinstance(p.type, T.Array) else \
                     "a fixed-point value (cint.Fixed)" if isinstance(p.type, T.Fixed) else \
                     "a wide integer" if isinstance(p.type, T.Int) else repr(p.type)
                 self._why = "export %s: parameter %s is %s, which this slice of cint does not pass" % (
@@ -697,7 +699,8 @@ class _Entry:
             else:
                 ct = _ctype(res, "result")
                 if ct is None or ct is S.cint_view:
-                    self._why = "export %s: its result type %r is not in this slice" % (row.name, res)
+                    self._why = "export %s: its result %s is not in this slice" % (
+                        row.name, "(a struct)" if isinstance(res, T.StructRef) else "type %r" % res)
                     return
                 kind = "bool" if isinstance(res, T.Bool) else \
                     "int" if isinstance(res, T.Int) and res.bits <= 64 else "value"     # value: Q, I128..I1024
