@@ -29,7 +29,7 @@ from cint_abi.symbols import module_symbol, wrapper_symbol
 
 from . import ast as A
 from .ast import NOTCONST
-from .checker import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo
+from .checker import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of
 from .diagnostics import CompileError
 from .types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, IntType,
                     StrType, StructType, TupleType, Type, Z, FixedType, U8)
@@ -1003,8 +1003,11 @@ class Emitter:
             self.copy_array(dst, src, t, s.span, lines)
             return
         lv = self.place(s.place, lines)
+        bf = bitfield_of(s.place)
         if s.op == "=":
             v = self.coerce(self.expr(s.value, lines), s.value.ty, t)
+            if bf is not None:
+                v = self.bitfield_check(bf, v, s.span, lines)
             lines.append("%s = %s;" % (lv, v))
             return
         cur = self.tmp(self.ctype(t, s.span), lines, lv)
@@ -1012,7 +1015,32 @@ class Emitter:
         if s.op in ("&=", "|=", "^=") and self.fn_kind == "kernel":
             lines.append("step++;")         # a compound assignment counts one step (interp: s_Assign)
         r = self.binop(s.op[:-1], t, cur, v, s.value.ty, s.span, lines)
+        if bf is not None:
+            r = self.bitfield_check(bf, r, s.span, lines)
         lines.append("%s = %s;" % (lv, r))
+
+    def bitfield_check(self, bf, v, span, lines):
+        """A store into a bit field (LS-82): one step, E_NARROW `bitfield.checked.<T>` when the value does not
+        fit the width (interp: Evaluator.bitfield_check, checker.bitfield_fault).  Returns the value's temporary."""
+        t, w = bf
+        if isinstance(t, BoolType):
+            if self.fn_kind == "kernel":
+                lines.append("step++;")
+            return v
+        ct = self.ctype(t)
+        x = self.tmp(ct, lines, v)
+        if t.signed:
+            lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
+            cond = "(int64_t)%s < INT64_C(%d) || (int64_t)%s > INT64_C(%d)" % (x, lo, x, hi) if w < t.bits else "0"
+            lim = "(uint64_t)(int64_t)(%s > 0 ? INT64_C(%d) : INT64_C(%d))" % (x, hi, lo)
+        else:
+            hi = (1 << w) - 1
+            cond = "(uint64_t)%s > UINT64_C(%d)" % (x, hi) if w < t.bits else "0"
+            lim = "UINT64_C(%d)" % hi
+        lines.append("{ const cint_gen_at *bfat_ = %s; if (%s) { cintg_raise(ctx, bfat_, CINT_E_NARROW, "
+                     "\"bitfield.checked.%s\", %s, 1u, (uint64_t)%s, 0u, 1, (cintg_i128)%s, 1, %s); goto fail; } }"
+                     % (self.at(span), cond, t.token, self.tag(t), x, x, lim))
+        return x
 
     def s_IncDec(self, s, lines):
         t = s.place.ty
@@ -1021,6 +1049,9 @@ class Emitter:
         lv = self.place(s.place, lines)
         cur = self.tmp(self.ctype(t, s.span), lines, lv)
         r = self.binop("+" if s.op == "++" else "-", t, cur, int_lit(t, 1), t, s.span, lines)
+        bf = bitfield_of(s.place)
+        if bf is not None:
+            r = self.bitfield_check(bf, r, s.span, lines)
         lines.append("%s = %s;" % (lv, r))
 
     def s_ExprStmt(self, s, lines):
@@ -1889,7 +1920,11 @@ class Emitter:
                 self.vars[b.sym] = name
                 lines.append("%s %s = %s.f%d; (void)%s;" % (self.ctype(et, s.span), name, v, k, name))
             elif places[k] is not None:
-                lines.append("%s = %s;" % (places[k], self.coerce("%s.f%d" % (v, k), et, b.place.ty)))
+                x = self.coerce("%s.f%d" % (v, k), et, b.place.ty)
+                bf = bitfield_of(b.place)
+                if bf is not None:
+                    x = self.bitfield_check(bf, x, s.span, lines)
+                lines.append("%s = %s;" % (places[k], x))
 
     def x_ArrayLit(self, e, lines):
         t = e.ty
@@ -1933,6 +1968,8 @@ class Emitter:
                                      "cint_tv_i64(&lim_, %d); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
                                      "\"copy.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
                                      % (v, d, x, d, v, d, x, self.at_nostep(e.span)))
+            vals = [self.bitfield_check((ft, w), self.coerce(v, a.ty, ft), e.span, lines) if w is not None else v
+                    for (fname, ft, w), v, a in zip(t.fields, vals, e.argv)]
             for (fname, ft, _), v in zip(t.fields, vals):
                 if isinstance(ft, ArrayType):
                     fe = A.Member(None, fname, span=e.span)

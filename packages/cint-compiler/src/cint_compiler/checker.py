@@ -137,6 +137,75 @@ def _err(code, span, msg, **kw):
     return CompileError(code, span, msg, **kw)
 
 
+def type_layout(t):
+    """(size, alignment) in bytes of a stored type (LS-50, LS-73)."""
+    if isinstance(t, IntType):
+        return t.bits // 8, (t.bits // 8 if t.bits <= 64 else 8)
+    if isinstance(t, FixedType):
+        return type_layout(t.storage)
+    if isinstance(t, BoolType):
+        return 1, 1
+    if isinstance(t, (EnumType, ErrorSetType)):
+        return type_layout(t.underlying)
+    if isinstance(t, ArrayType):
+        n = 1
+        for x in t.dims:
+            n *= x
+        size, align = type_layout(t.elem)
+        return size * n, align
+    if isinstance(t, StructType):
+        size, align, _ = struct_layout(t)
+        return size, align
+    raise AssertionError("no layout for %s" % t)
+
+
+def struct_layout(t):
+    """(size, alignment, {field: offset}) of a struct (LS-73 to LS-76, LS-82): fields in declaration order,
+    each at the next multiple of its alignment (1 under @packed); consecutive bit fields of one declared type
+    share a storage unit of that type from the least significant bit, a Bool unit holding 8 one-bit fields
+    (our reading of LS-82); the size rounded up to the alignment."""
+    packed = any(a.name == "packed" for a in (getattr(t.decl, "attrs", None) or []))
+    off, align, offsets = 0, 1, {}
+    unit = None      # (type, offset, bits used) of the open bit-field unit
+    for name, ft, width in t.fields:
+        size, a = type_layout(ft)
+        if packed:
+            a = 1
+        if width is not None:
+            cap = 8 if isinstance(ft, BoolType) else ft.bits
+            if unit is not None and unit[0] == ft and unit[2] + width <= cap:
+                offsets[name] = unit[1]
+                unit = (ft, unit[1], unit[2] + width)
+                continue
+        unit = None
+        off = -(-off // a) * a
+        offsets[name] = off
+        if width is not None:
+            unit = (ft, off, width)
+        off += size
+        align = max(align, a)
+    return -(-off // align) * align, align, offsets
+
+
+def bitfield_of(place):
+    """(declared type, width) when ``place`` is a bit field of a struct (LS-82), else None."""
+    while isinstance(place, A.Paren):
+        place = place.inner
+    return getattr(place, "bitfield", None) if isinstance(place, A.Member) else None
+
+
+def bitfield_fault(bf, v):
+    """The E_NARROW fault of storing ``v`` into a bit field (LS-82), or None when it fits.  Our record:
+    operation `bitfield.checked.<T>`, the value as its operand and as exact, the bound crossed as limit."""
+    t, w = bf
+    if isinstance(t, BoolType):
+        return None
+    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if t.signed else (0, (1 << w) - 1)
+    if lo <= v <= hi:
+        return None
+    return MachineFault("E_NARROW", "bitfield.checked.%s" % t.token, [(t, v)], v, (t, hi if v > hi else lo))
+
+
 def unsupported(span, what):
     return CompileError("C9102", span, "%s is not yet supported by this implementation (docs/status.md)" % what)
 
@@ -413,6 +482,8 @@ class Checker:
 
     def define_struct_shell(self, d: A.StructDecl):
         for a in d.attrs:
+            if a.name == "packed" and not a.args:
+                continue    # LS-75: alignment 1, no padding (struct_layout)
             raise unsupported(a.span, "the attribute @%s" % a.name)
         qn = "%s.%s" % (self.modname, d.name)
         t = StructType(qn, d, [])
@@ -430,14 +501,38 @@ class Checker:
             self.storable(ft, f.type.span or f.span)
             if isinstance(ft, StrType):
                 raise _err("C2051", f.span, "a struct field cannot have type Str or a view type")
+            width = None
             if f.bits is not None:
-                raise unsupported(f.bits.span or f.span, "a bit field")
+                width = self.bit_width(f, ft)
             if f.default is not None:
                 raise unsupported(f.default.span or f.span, "a field default")
+            for a in f.attrs:
+                raise unsupported(a.span, "the attribute @%s" % a.name)
             if isinstance(ft, ArrayType) and any(not isinstance(x, int) for x in ft.dims):
                 raise _err("C2010", f.type.span, "a struct field array has constant extents")
-            t.fields.append((f.name, ft, None))
+            t.fields.append((f.name, ft, width))
         self._check_no_self(t, t, d.span)
+
+    def bit_width(self, f, ft):
+        """A bit field's width (LS-81, LS-82): a constant I64 from 1 to the width of its type, which is
+        I8..I64, U8..U64 (C2001 otherwise; our choice), or Bool with width 1.  Enum, fixed-point and
+        I128..I1024 bit fields: C9102."""
+        if isinstance(ft, (EnumType, FixedType)) or (isinstance(ft, IntType) and ft.bits > 64):
+            raise unsupported(f.bits.span or f.span, "a bit field of type %s" % ft)
+        if not isinstance(ft, (IntType, BoolType)):
+            raise _err("C2001", f.type.span or f.span, "a bit field has an integer type or Bool, not %s" % ft)
+        saved_fn, saved_scope = self.fn, self.scope
+        self.fn = FnCtx(kind="const")
+        self.scope = Scope(self.top)
+        try:
+            w = self.const_int(f.bits, I64)
+        finally:
+            self.fn, self.scope = saved_fn, saved_scope
+        top = 1 if isinstance(ft, BoolType) else ft.bits
+        if not 1 <= w <= top:
+            raise _err("C2003", f.bits.span or f.span, "the width of a %s bit field is %s, not %d (LS-82)"
+                       % (ft, "1" if top == 1 else "1 to %d" % top, w))
+        return w
 
     @staticmethod
     def _extent_names(te, name):
@@ -1756,12 +1851,19 @@ class Checker:
                 return t
             if sym is not None and sym.kind == "alias":
                 raise unsupported(e.span, "members of a type alias")
+            if sym is not None and sym.kind == "struct" and e.name == "bytes":
+                e.cval = struct_layout(sym.type)[0]     # LS-76: a compile-time constant
+                e.mkind = "const"
+                e.base.ty = sym.type
+                return I64
         bt = self.expr(e.base, None)
         if isinstance(bt, StructType):
             f = bt.field(e.name)
             if f is None:
                 raise _err("C3005", e.span, "%s has no field `%s`" % (bt, e.name))
             e.mkind = "field"
+            if f[2] is not None:
+                e.bitfield = (f[1], f[2])   # a store checks the width (bitfield_of)
             return f[1]
         if isinstance(bt, FixedType) and e.name == "raw":
             e.mkind = "raw"
@@ -1902,6 +2004,8 @@ class Checker:
         if sym is None:
             if name in BUILTIN_NAMES:
                 return self.builtin_call(e, name, expected)
+            if name == "offset" and isinstance(c, A.Name):
+                return self.offset_call(e)
             raise _err("C3005", c.span, "undefined function `%s`" % name)
         c.ref = sym
         if sym.kind == "struct":
@@ -1911,6 +2015,25 @@ class Checker:
         if sym.kind == "kernel":
             return self.dispatch(e, sym.info)
         raise _err("C3007", c.span, "`%s` is not a function" % name)
+
+    def offset_call(self, e):
+        """`offset(T, field)` (LS-76): the field's byte offset in the layout of LS-73 to LS-75, a compile-time
+        I64 constant; a bit field's offset is that of its storage unit (LS-82).  `offset` is not a reserved
+        name: a user function of that name is called instead."""
+        if len(e.args) != 2 or any(a.name is not None for a in e.args):
+            raise _err("C2022", e.span, "offset takes a struct type and a field name: offset(T, field)")
+        tx, fx = e.args[0].value, e.args[1].value
+        sym = self.scope.lookup(tx.ident) if isinstance(tx, A.Name) else None
+        if sym is None or sym.kind != "struct":
+            raise _err("C3007", getattr(tx, "span", None) or e.span, "offset takes a struct type first")
+        t = sym.type
+        if not isinstance(fx, A.Name) or t.field(fx.ident) is None:
+            raise _err("C3005", getattr(fx, "span", None) or e.span, "%s has no such field" % t)
+        e.kind = "builtin"
+        e.bname = "offset"
+        e.argv = []
+        e.cval = struct_layout(t)[2][fx.ident]
+        return I64
 
     def bind_args(self, e, params):
         """Positional then named arguments -> one Expr per parameter (defaults unsupported)."""

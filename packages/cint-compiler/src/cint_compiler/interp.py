@@ -20,6 +20,7 @@ from . import intmachine as M
 from .ast import NOTCONST
 from .checker import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
 from .checker import Checker as _Checker
+from .checker import bitfield_fault, bitfield_of
 from .faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
 from .types import (BOOL, I64, ROUND, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType, ErrorSetType,
                     ErrorUnionType, FixedType, IntType, StrType, StructType, Type)
@@ -380,10 +381,20 @@ class Evaluator:
                         d = next(k for k, (x, y) in enumerate(zip(v.shape, ft.dims)) if x != y)
                         self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, d), (I64, v.shape[d])], None,
                                                 (I64, ft.dims[d])), e.span)
+            for (n, ft, w), v in zip(e.stype.fields, vals):
+                if w is not None:
+                    self.bitfield_check((ft, w), v, e.span)
             for (n, ft, _), v in zip(e.stype.fields, vals):
                 fields[n] = copy_value(v)
             return StructValue(e.stype, fields)
         return self.call(e, env)
+
+    def bitfield_check(self, bf, v, span):
+        """A store into a bit field counts one step and faults E_NARROW when the value does not fit (LS-82)."""
+        st = self.counted()
+        mf = bitfield_fault(bf, v)
+        if mf is not None:
+            self.fault(mf, span, st)
 
     def eval_args(self, e, env):
         """Arguments in the order written (LS-137), returned in parameter order."""
@@ -398,6 +409,8 @@ class Evaluator:
     def builtin(self, e, env):
         name = e.bname
         args = e.argv
+        if name == "offset":
+            return e.cval       # offset(T, field): a compile-time constant (LS-76)
         if name == "len":
             v = self.eval(args[0], env)
             return len(v) if isinstance(v, bytes) else v.shape[0]
@@ -1017,6 +1030,9 @@ class Context(Evaluator):
                 except MachineFault as mf:
                     self.fault(mf, s.span)
                 return
+            bf = bitfield_of(s.place)
+            if bf is not None:
+                self.bitfield_check(bf, v, s.span)
             setter(assign_value(getter(), v))
             return
         cur = getter()
@@ -1044,6 +1060,9 @@ class Context(Evaluator):
                     r = M.arith(name, form, t, cur, v)
         except MachineFault as mf:
             self.fault(mf, s.span, st)
+        bf = bitfield_of(s.place)
+        if bf is not None:
+            self.bitfield_check(bf, r, s.span)
         setter(r)
 
     def s_IncDec(self, s, env):
@@ -1054,6 +1073,9 @@ class Context(Evaluator):
             r = M.arith("add" if s.op == "++" else "sub", "checked", s.place.ty, cur, 1)
         except MachineFault as mf:
             self.fault(mf, s.span, st)
+        bf = bitfield_of(s.place)
+        if bf is not None:
+            self.bitfield_check(bf, r, s.span)
         setter(r)
 
     def s_ExprStmt(self, s, env):
@@ -1222,6 +1244,9 @@ class Context(Evaluator):
                 for i, j in zip(cur.indices(), v.indices()):
                     cur.set(i, copy_value(v.get(j)))
             else:
+                bf = bitfield_of(b.place)
+                if bf is not None:
+                    self.bitfield_check(bf, v, s.span)
                 setter(copy_value(v))
 
     def s_Assert(self, s, env):
