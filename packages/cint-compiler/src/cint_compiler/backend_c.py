@@ -1179,9 +1179,8 @@ class Emitter:
         self.loop(s, lines, [], [], cond, body_prefix=["const int64_t %s = %s; (void)%s;" % (iv, cur, iv)], update=update)
 
     def s_ForEach(self, s, lines):
-        """`for i, x in v`: each element of the rank-1 view in order, one fuel unit per iteration."""
-        if self.fn_kind == "kernel":
-            raise refuse(s.span, "`for x in array` in a kernel")
+        """`for i, x in v`: each element of the rank-1 view in order, one fuel unit per iteration; in a kernel
+        (and the work-item form of a function) the same, on the work-item's step counter (interp: s_ForEach)."""
         arr = self.tmp("cint_gen_array", lines, self.expr(s.iterable, lines))
         k = self.tmp("int64_t", lines, "0")
         et = s.iterable.ty.elem
@@ -1324,31 +1323,84 @@ class Emitter:
                 if p.eq:
                     b = (p.source + "=").encode()
                     lines.append("if (cint_gen_print_bytes(ctx, %s, %du)) goto fail;" % (c_str(b), len(b)))
-                fs = getattr(p, "fspec", None)
-                if fs is not None and (fs.text or fs.conv is not None):
-                    self.print_spec(p, t, v, fs, lines)
-                elif wide(t):                   # the default rendering: decimal (cint_rt_wide.h)
-                    w = self.tmp(self.ctype(t), lines, v)
-                    lines.append("if (cint_w_print(ctx, %s, %s.l)) goto fail;" % (self.tag(t), w))
-                elif isinstance(t, IntType) and t.bits <= 64:
-                    fn = "cint_gen_print_i64" if t.signed else "cint_gen_print_u64"
-                    lines.append("if (%s(ctx, %s)) goto fail;" % (fn, v))
-                elif isinstance(t, FixedType):
-                    lines.append("if (cintg_print_q(ctx, (int64_t)%s, %du)) goto fail;" % (v, t.f))
-                elif isinstance(t, BoolType):
-                    lines.append("if (cint_gen_print_bytes(ctx, (%s) ? \"true\" : \"false\", (%s) ? 4u : 5u)) goto fail;"
-                                 % (v, v))
-                elif isinstance(t, StrType):
-                    sv = self.tmp("cint_gen_array", lines, v)
-                    lines.append("if (cintg_print_str(ctx, NULL, &%s)) goto fail;" % sv)
-                else:
-                    from .fmt import DEFAULT_SPEC
-                    self.print_spec(p, t, v, DEFAULT_SPEC, lines)
+                self.print_value(p, t, v, getattr(p, "fspec", None), lines)
             else:
                 b = p.encode("utf-8") if isinstance(p, str) else p
                 if b:
                     lines.append("if (cint_gen_print_bytes(ctx, %s, %du)) goto fail;" % (c_str(b), len(b)))
         lines.append("if (cint_gen_print_end(ctx, %s)) goto fail;" % self.at_nostep(s.span))
+
+    def print_text(self, b: bytes, lines):
+        if b:
+            lines.append("if (cint_gen_print_bytes(ctx, %s, %du)) goto fail;" % (c_str(b), len(b)))
+
+    def print_value(self, p, t, v, fs, lines):
+        """One hole's value, byte for byte fmt.format_value: an array as nested `[x, y]` lists with the spec
+        applied to each element (LS-212), a struct as `Name(f=x, ...)` with every field in the default rendering
+        (an array field as a nested list), a scalar under its spec or in the default rendering."""
+        from .fmt import DEFAULT_SPEC
+        if isinstance(t, ArrayType):
+            a = self.tmp("cint_gen_array", lines, v)
+            ect = self.ctype(t.elem)
+            ext = ["%s.shape[%d]" % (a, d) for d in range(t.rank)]
+
+            def at(ix):
+                off = " + ".join("%s * %s.stride[%d]" % (x, a, d) for d, x in enumerate(ix))
+                return "(*(const %s *)(%s.data + (%s) * %s.elem_size))" % (ect, a, off, a)
+            self.print_nested(p, t.elem, ext, at, fs, lines)
+            return
+        if isinstance(t, StructType):
+            sv = self.tmp(self.ctype(t), lines, v)
+            self.print_text((t.name() + "(").encode("utf-8"), lines)
+            for k, (fname, ft, bits) in enumerate(t.fields):
+                self.print_text(((", " if k else "") + fname + "=").encode("utf-8"), lines)
+                fv = "%s.f_%s" % (sv, fname)
+                if isinstance(ft, ArrayType):
+                    dims = list(ft.dims)
+
+                    def at(ix, fv=fv, dims=dims):
+                        flat = "0"
+                        for d, x in enumerate(ix):
+                            flat = "(%s) * %d + %s" % (flat, dims[d], x)
+                        return "%s[%s]" % (fv, flat)
+                    self.print_nested(p, ft.elem, [str(x) for x in dims], at, DEFAULT_SPEC, lines)
+                else:
+                    self.print_value(p, ft, fv, DEFAULT_SPEC, lines)
+            self.print_text(b")", lines)
+            return
+        if fs is not None and (fs.text or fs.conv is not None):
+            self.print_spec(p, t, v, fs, lines)
+        elif wide(t):                   # the default rendering: decimal (cint_rt_wide.h)
+            w = self.tmp(self.ctype(t), lines, v)
+            lines.append("if (cint_w_print(ctx, %s, %s.l)) goto fail;" % (self.tag(t), w))
+        elif isinstance(t, IntType) and t.bits <= 64:
+            fn = "cint_gen_print_i64" if t.signed else "cint_gen_print_u64"
+            lines.append("if (%s(ctx, %s)) goto fail;" % (fn, v))
+        elif isinstance(t, FixedType):
+            lines.append("if (cintg_print_q(ctx, (int64_t)%s, %du)) goto fail;" % (v, t.f))
+        elif isinstance(t, BoolType):
+            lines.append("if (cint_gen_print_bytes(ctx, (%s) ? \"true\" : \"false\", (%s) ? 4u : 5u)) goto fail;"
+                         % (v, v))
+        elif isinstance(t, StrType):
+            sv = self.tmp("cint_gen_array", lines, v)
+            lines.append("if (cintg_print_str(ctx, NULL, &%s)) goto fail;" % sv)
+        else:
+            self.print_spec(p, t, v, DEFAULT_SPEC, lines)
+
+    def print_nested(self, p, et, ext, at, fs, lines):
+        """The elements of an array of extents ext (C expressions) as nested lists; at(ix) is the C lvalue of
+        the element at the index variables ix."""
+        ix = []
+        for d, n in enumerate(ext):
+            i = self.tmp("int64_t", lines, "0")
+            ix.append(i)
+            lines.append("if (cint_gen_print_bytes(ctx, \"[\", 1u)) goto fail;")
+            lines.append("for (%s = 0; %s < %s; %s++) {" % (i, i, n, i))
+            lines.append("if (%s && cint_gen_print_bytes(ctx, \", \", 2u)) goto fail;" % i)
+        self.print_value(p, et, at(ix), fs, lines)
+        for _ in ext:
+            lines.append("}")
+            lines.append("if (cint_gen_print_bytes(ctx, \"]\", 1u)) goto fail;")
 
     def fmt_desc(self, fs, elem=False) -> str:
         """A static cint_fmt_spec for a checked spec (runtime-c/include/cint_rt_fmt.h)."""
@@ -1986,7 +2038,11 @@ class Emitter:
         vals = [None] * len(e.argv)
         for i in e.order:
             a = e.argv[i]
-            if isinstance(a.ty, (ArrayType, StructType)):
+            if getattr(a, "is_default", False) and isinstance(a.ty, ArrayType):
+                # a constant array default (LS-125): a read-only view of static storage, as a constant's
+                dsym = type("DefaultArray", (), {"type": a.ty, "value": a.cval})
+                vals[i] = self.const_array(dsym, a.span, lines)
+            elif isinstance(a.ty, (ArrayType, StructType)):
                 v = self.expr(a, lines)
                 vals[i] = v
             else:
@@ -2024,6 +2080,8 @@ class Emitter:
         for k, d, got, want in checks:
             lines.append("if (%s != %s && cintg_bind_shape(ctx, %s, %d, %d, %s, %s)) goto fail;" % (
                 got, want, at, k, d, got, want))
+        if getattr(info.decl, "where", None) is not None:
+            self.where_check(info, sizes, at, lines)
         self.alias_checks(info, vals, at, lines)
         for s in info.size_params:
             cargs.append(sizes.get(s.name, "0"))
@@ -2043,6 +2101,31 @@ class Emitter:
                                                   ", ".join(cargs)))
         lines.append("cint_gen_call_leave(ctx);")
         return r if r is not None else "0"
+
+    def where_check(self, info, sizes, at, lines):
+        """A function's `where` clause (LS-118; interp: check_where): after bind.shape, before bind.alias;
+        false raises E_SHAPE `bind.where` with the size parameters as I64 operands; no step."""
+        zs = [sizes.get(s.name, "INT64_C(0)") for s in info.size_params]
+        by = {s.name: z for s, z in zip(info.size_params, zs)}
+
+        def c(x):
+            if x.cval is not NOTCONST:
+                v = x.cval
+                return ("1" if v else "0") if isinstance(v, bool) else "INT64_C(%d)" % v
+            if isinstance(x, (A.IntLit, A.BoolLit)):
+                v = x.value
+                return ("1" if v else "0") if isinstance(v, bool) else "INT64_C(%d)" % v
+            if isinstance(x, A.Paren):
+                return c(x.inner)
+            if isinstance(x, A.Name):
+                return "(int64_t)(%s)" % by[x.ref.name]
+            if isinstance(x, A.Unary):
+                return "(!%s)" % c(x.operand)
+            return "(%s %s %s)" % (c(x.left), x.op, c(x.right))
+        ops = "".join("cint_tv_i64(&ops_[%d], %s); " % (k, z) for k, z in enumerate(zs))
+        lines.append("if (!%s) { cint_tvalue ops_[%d]; %sconst cint_gen_fault f_ = {CINT_E_SHAPE, %du, 0u, "
+                     "\"bind.where\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
+                     % (c(info.decl.where), max(len(zs), 1), ops, len(zs), at))
 
     def alias_checks(self, info, vals, at, lines):
         """E_ALIAS bind.alias (SPEC-04 LS-121, interp: Context.check_alias): a written array sharing an
@@ -2537,6 +2620,8 @@ class Emitter:
 
     def wrapper(self, info):
         d = info.decl
+        if getattr(d, "where", None) is not None and not info.is_kernel:
+            raise refuse(d.where.span, "an export with a `where` clause (checked at host entry)")
         sym = wrapper_symbol(self.c.name, d.name)
         self.export_desc(info, d.name, d.span)
         cparams = ["cint_ctx *ctx", "int64_t fuel"]

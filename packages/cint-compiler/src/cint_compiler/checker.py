@@ -206,6 +206,27 @@ def bitfield_fault(bf, v):
     return MachineFault("E_NARROW", "bitfield.checked.%s" % t.token, [(t, v)], v, (t, hi if v > hi else lo))
 
 
+def where_value(x, sizes):
+    """The value of a checked `where` clause (Checker.where_clause) for the size parameters ``sizes``
+    (name -> value): no step, no fault."""
+    if x.cval is not NOTCONST:
+        return x.cval
+    if isinstance(x, (A.IntLit, A.BoolLit)):
+        return x.value
+    if isinstance(x, A.Paren):
+        return where_value(x.inner, sizes)
+    if isinstance(x, A.Name):
+        return sizes[x.ref.name]
+    if isinstance(x, A.Unary):
+        return not where_value(x.operand, sizes)
+    if x.op == "&&":
+        return where_value(x.left, sizes) and where_value(x.right, sizes)
+    if x.op == "||":
+        return where_value(x.left, sizes) or where_value(x.right, sizes)
+    a, b = where_value(x.left, sizes), where_value(x.right, sizes)
+    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[x.op]
+
+
 def unsupported(span, what):
     return CompileError("C9102", span, "%s is not yet supported by this implementation (docs/status.md)" % what)
 
@@ -576,8 +597,9 @@ class Checker:
                 if d.result_mode is not None:
                     raise unsupported(d.result.span or d.span, "a view result")
                 info.result = VOID if isinstance(d.result, A.VoidTypeExpr) else self.resolve_type(d.result)
-                if d.where is not None:
-                    raise unsupported(d.where.span, "a `where` clause on a function")
+                if d.where is not None and not sizes:
+                    raise _err("C2001", d.where.span, "a `where` clause states requirements on size parameters, "
+                               "and `%s` has none (LS-118)" % d.name)
             seen_default = False
             for i, p in enumerate(d.params):
                 pt = self.resolve_type(p.type)
@@ -588,7 +610,11 @@ class Checker:
                 if mode == "inout" and not isinstance(pt, (ArrayType, StructType)):
                     raise _err("C2064", p.span, "an `inout` parameter is an array or a struct")
                 if p.default is not None:
-                    if is_kernel or mode == "inout" or isinstance(pt, (ArrayType, StructType, StrType)):
+                    if mode == "inout" and not is_kernel:
+                        # LS-125: there is no shared mutable default (our reading: none for `inout`)
+                        raise _err("C2058", p.default.span or p.span, "an `inout` parameter has no default: "
+                                   "there is no shared mutable default (LS-125)")
+                    if is_kernel or isinstance(pt, (StructType, StrType)):
                         raise unsupported(p.default.span or p.span, "a default argument of this parameter")
                     seen_default = True
                 elif seen_default:
@@ -611,6 +637,32 @@ class Checker:
         else:
             self.functions[d.name] = info
 
+    def where_clause(self, w):
+        """A function's `where` clause (LS-118, Proposed; our reading, docs/language.md): a Bool expression of
+        comparisons, `&&`, `||` and `!` whose operands are the size parameters and constant expressions, so that
+        it cannot fault and counts no step.  It is checked at the call after `bind.shape` and before
+        `bind.alias`; false faults E_SHAPE `bind.where` at the callee name."""
+        self.expr(w, BOOL)
+        if w.ty != BOOL:
+            raise _err("C2002", w.span, "a `where` clause is a Bool condition, not %s" % w.ty)
+        self.fold(w)
+        self.flush_pending()
+
+        def ok(x):
+            if x.cval is not NOTCONST or isinstance(x, (A.IntLit, A.BoolLit)):
+                return True
+            if isinstance(x, A.Paren):
+                return ok(x.inner)
+            if isinstance(x, A.Name):
+                return x.ref.kind == "sizeparam"
+            if isinstance(x, A.Unary) and x.op == "!":
+                return ok(x.operand)
+            if isinstance(x, A.Binary) and (x.op in CMP_OPS or x.op in LOGIC_OPS):
+                return ok(x.left) and ok(x.right)
+            raise unsupported(x.span, "this operation in a `where` clause (only comparisons, `&&`, `||` and `!` "
+                              "of size parameters and constants)")
+        ok(w)
+
     def check_defaults(self, info):
         """Default arguments (LS-124, LS-125): constant expressions of the parameter's type, evaluated at
         compile time, once, in the callee's module; a call that omits the argument uses the folded value
@@ -622,10 +674,21 @@ class Checker:
             self.fn = FnCtx(kind="const")
             self.scope = Scope(self.top)
             try:
-                self.expr(dflt, p.type)
-                self.assignable(p.type, dflt, dflt.span)
-                self.fold(dflt)
-                self.flush_pending()
+                if isinstance(p.type, ArrayType):
+                    # an `in` array: a constant array (an array literal of constants or a constant array's
+                    # name), folded once; an omitted argument binds a read-only view of it (LS-125)
+                    self.expr(dflt, p.type)
+                    if not isinstance(dflt.ty, ArrayType) or dflt.ty.elem != p.type.elem \
+                            or dflt.ty.rank != p.type.rank:
+                        raise _err("C2001", dflt.span, "expected %s, found %s" % (p.type, dflt.ty))
+                    self.fold(dflt)
+                    self.flush_pending()
+                    dflt.cval = self.const_array(p.type, dflt)
+                else:
+                    self.expr(dflt, p.type)
+                    self.assignable(p.type, dflt, dflt.span)
+                    self.fold(dflt)
+                    self.flush_pending()
             finally:
                 self.fn = None
                 self.scope = self.top
@@ -801,6 +864,8 @@ class Checker:
                     raise _err("C5028", p.span, "a kernel parameter has an integer or fixed-point element type")
         if isinstance(info.result, ErrorUnionType):
             self.knote("C5022", d.result.span or d.span, "returns an error union")
+        if not info.is_kernel and d.where is not None:
+            self.where_clause(d.where)
         self.block(d.body, new_scope=False)
         if info.result is not VOID and self.can_complete(d.body):
             raise _err("C4001", d.span, "`%s` can reach its end without returning a value" % d.name)

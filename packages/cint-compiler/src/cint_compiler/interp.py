@@ -20,7 +20,7 @@ from . import intmachine as M
 from .ast import NOTCONST
 from .checker import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
 from .checker import Checker as _Checker
-from .checker import bitfield_fault, bitfield_of
+from .checker import bitfield_fault, bitfield_of, where_value
 from .faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
 from .types import (BOOL, I64, ROUND, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType, ErrorSetType,
                     ErrorUnionType, FixedType, IntType, StrType, StructType, Type)
@@ -687,7 +687,9 @@ class Context(Evaluator):
         for p, v in zip(info.params, args):
             env[p] = v
         # the entry checks (size parameters bound from argument shapes) precede depth and fuel (LS-141)
-        self.bind_sizes(info, args, env, call_span)
+        bound = self.bind_sizes(info, args, env, call_span)
+        if entry:
+            self.check_where(info, bound, call_span)
         if not entry:
             if self.depth + 1 > self.depth_limit:
                 self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), call_span)
@@ -709,6 +711,17 @@ class Context(Evaluator):
         if isinstance(info.result, ErrorUnionType) and not (isinstance(result, tuple)):
             result = ("ok", result)
         return result
+
+    def check_where(self, info, bound, span):
+        """A function's `where` clause (LS-118): after bind.shape, before bind.alias; false is E_SHAPE
+        `bind.where` with the size parameters as I64 operands, at the callee name; no step."""
+        w = getattr(info.decl, "where", None)
+        if w is None or info.is_kernel:
+            return
+        sizes = {s.name: bound.get(s.name, 0) for s in info.size_params}
+        if not where_value(w, sizes):
+            self.fault(MachineFault("E_SHAPE", "bind.where", [(I64, sizes[s.name]) for s in info.size_params]),
+                       span)
 
     def bind_sizes(self, info, args, env, span, kernel=False):
         bound = {}
@@ -742,7 +755,8 @@ class Context(Evaluator):
         if self.kernel is not None:
             # in a work-item the call's entry checks, depth and fuel faults carry the call's ordinal (IM-113)
             resume, self.step = self.step, st
-        self.bind_sizes(info, args, {}, e.callee.span)
+        bound = self.bind_sizes(info, args, {}, e.callee.span)
+        self.check_where(info, bound, e.callee.span)
         self.check_alias(info, args, e.callee.span, e.argv)
         if self.depth + 1 > self.depth_limit:
             self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), e.callee.span)
