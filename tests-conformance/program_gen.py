@@ -323,12 +323,14 @@ class Gen:
         hn = {"p": helper_t, "q": helper_t}  # the helper's body uses only its parameters
         lines += ["%s h(%s p, %s q) {" % (helper_t, helper_t, helper_t), "    return %s;" % self.expr(helper_t, hn),
                   "}", ""]
+        run_at = len(lines)
         lines.append("export I64 run() {")
         names = {}
         for t0 in r.sample(self.types, 3):
             n0 = self.fresh()
             lines.append("    %s %s = %s;" % (t0, n0, literal(r, t0)))
             names[n0] = t0
+        body_at, first = len(lines), dict(names)
         self.block(names, 0, lines, 1)
         x, y = self.fresh(), self.fresh()
         lines.append("    %s %s = h(%s, %s);" % (helper_t, x, self.expr(helper_t, names), self.expr(helper_t, names)))
@@ -349,9 +351,175 @@ class Gen:
             lines.append("    %s %s = %s;" % (t, s, r.choice(["sum(%s)" % a, "(sum(I1024, %s) as%% %s)" % (a, t)])))
             names[s] = t
             lines.append('    "{%s[%d]} {%s}\\n";' % (a, r.randrange(n), s))
+        self.later_features(lines, run_at, body_at, first, names)
         lines.append("    return %s;" % self.digest(names))
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+    # ---- bit fields and `where` clauses (issue 6)
+
+    def later_features(self, lines, run_at, body_at, first, names):
+        """Structs with bit fields and functions with `where` clauses.  Their draws come from a generator
+        seeded with the program written so far, so rnd (and every program without them) stays as it was;
+        declarations go before run(), statements after run()'s first three variables (``first``), and the
+        variables they set join the digest."""
+        side = random.Random("\n".join(lines) + "/bits+where")
+        saved, self.rnd = self.rnd, side
+        decls, body, new = [], [], dict(first)
+        try:
+            if side.random() < 0.4:
+                self.bit_fields(decls, body, new)
+            if side.random() < 0.4:
+                self.where_calls(decls, body, new)
+        finally:
+            self.rnd = saved
+        lines[body_at:body_at] = body
+        lines[run_at:run_at] = decls
+        names.update((n, t) for n, t in new.items() if n not in first)
+
+    def field_value(self, t, w, names):
+        """A value for a field of type ``t`` and width ``w`` (None: a whole field): in range mostly, sometimes
+        just outside it (bitfield.checked.T), sometimes any expression of ``t``."""
+        r = self.rnd
+        if t == "Bool":
+            return r.choice(["true", "false", self.cond(names, 2) if names else "true"])
+        lo, hi = bounds(t)
+        if w is not None:
+            lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if t.startswith("I") else (0, (1 << w) - 1)
+        k = r.random()
+        if k < 0.75:
+            return str(r.randint(max(lo, -40), min(hi, 40)) if r.random() < 0.7 else r.choice([lo, hi]))
+        if k < 0.83:
+            v = r.choice([lo - 1, hi + 1])
+            tl, th = bounds(t)
+            return str(v if tl <= v <= th else hi)
+        if k < 0.93 and names:
+            return "(%s as%% %s)" % (r.choice(list(names)), t)
+        return self.expr(t, names, 2)
+
+    def bit_fields(self, decls, body, names):
+        r = self.rnd
+        narrow = ["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64"]
+        sn = self.fresh("Bf")
+        fields = []
+        fdecl = []
+        for k in range(r.randint(2, 6)):
+            fn = "f%d" % k
+            p = r.random()
+            if p < 0.15:
+                fields.append((fn, "Bool", 1))
+            elif p < 0.3:
+                fields.append((fn, r.choice(narrow), None))
+            else:
+                t = r.choice(narrow)
+                fields.append((fn, t, r.choice([1, 2, 3, 5, r.randint(1, WIDTH[t]), WIDTH[t]])))
+            fn, t, w = fields[-1]
+            if w is None:
+                fdecl.append("    %s %s;" % (t, fn))
+            elif r.random() < 0.2:
+                # a named constant as the width, declared before or after the struct
+                cn = self.fresh("BW")
+                (decls if r.random() < 0.5 else body).append("const I64 %s = %d;" % (cn, w))
+                fdecl.append("    %s %s : %s;" % (t, fn, cn))
+            else:
+                fdecl.append("    %s %s : %d;" % (t, fn, w))
+        after = [l for l in body if l.startswith("const")]
+        del body[:]
+        decls.append("%sstruct %s {" % ("@packed " if r.random() < 0.2 else "", sn))
+        decls += fdecl
+        decls += ["}"] + after + [""]
+        small = {n: t for n, t in names.items() if WIDTH[t] <= 64}
+        s = self.fresh("bs")
+        if r.random() < 0.5:
+            args = ", ".join(self.field_value(t, w, small) for _, t, w in fields)
+        else:
+            order = list(fields)
+            r.shuffle(order)
+            args = ", ".join("%s = %s" % (fn, self.field_value(t, w, small)) for fn, t, w in order)
+        body.append("    %s %s = %s(%s);" % (sn, s, sn, args))
+        places = [s]
+        for _ in range(r.randint(2, 7)):
+            fn, t, w = r.choice(fields)
+            place = "%s.%s" % (r.choice(places), fn)
+            k = r.random()
+            if k < 0.3 or t == "Bool":
+                body.append("    %s = %s;" % (place, self.field_value(t, w, small)))
+            elif k < 0.55:
+                op = r.choice(["+=", "-=", "*=", "&=", "|=", "^="])
+                v = str(r.randint(0, 3)) if r.random() < 0.7 else self.field_value(t, w, small)
+                body.append("    %s %s %s;" % (place, op, v))
+            elif k < 0.7:
+                body.append("    %s%s;" % (place, r.choice(["++", "--"])))
+            elif k < 0.8:
+                c = self.fresh("bs")
+                body.append("    %s %s = %s;" % (sn, c, r.choice(places)))
+                places.append(c)
+            elif k < 0.88:
+                a = self.fresh("ba")
+                body.append("    %s[2] %s;" % (sn, a))
+                body.append("    %s[1] = %s;" % (a, r.choice(places)))
+                places.append("%s[1]" % a)
+            else:
+                body.append('    "%s\\n";' % " ".join("{%s.%s}" % (r.choice(places), f[0]) for f in fields[:3]))
+        for p in places[:3]:
+            v = self.fresh()
+            parts = ["((%s.%s) ? 1 : 0)" % (p, fn) if t == "Bool" else "(%s.%s as%% I64)" % (p, fn)
+                     for fn, t, _ in fields]
+            acc = parts[0]
+            for q in parts[1:]:
+                acc = "((%s *%% 7) +%% %s)" % (acc, q)
+            body.append("    I64 %s = %s;" % (v, acc))
+            names[v] = "I64"
+
+    def where_clause(self, sizes, depth=0):
+        r = self.rnd
+        k = r.random()
+        if depth < 2 and k < 0.25:
+            return "(%s %s %s)" % (self.where_clause(sizes, depth + 1), r.choice(["&&", "||"]),
+                                   self.where_clause(sizes, depth + 1))
+        if depth < 2 and k < 0.35:
+            return "!(%s)" % self.where_clause(sizes, depth + 1)
+        a = r.choice(sizes)
+        b = r.choice(sizes) if r.random() < 0.4 else str(r.randint(0, 4))
+        return "%s %s %s" % (a, r.choice(CMPS), b)
+
+    def where_calls(self, decls, body, names):
+        r = self.rnd
+        fn = self.fresh("wf")
+        t = r.choice(["I64", "I32", "U16", "I8"])
+        clause = self.where_clause(["n", "m"])
+        res = r.choice(["(sum(a) as% I64) +% (n *% 7) -% m",
+                        "(a[0] as% I64) +% (b[m - 1] as% I64) +% n",
+                        "(sum(b) as% I64) -% (m *% 3)"])
+        decls += ["I64 %s[n, m](in %s[n] a, in %s[m] b) where %s {" % (fn, t, t, clause),
+                  "    return %s;" % res, "}"]
+        if r.random() < 0.4:
+            # a call from a function: the fault's stack holds its call site
+            g = self.fresh("wg")
+            decls += ["I64 %s[z](in %s[z] xs) {" % (g, t),
+                      "    return %s(xs, xs[%s..]);" % (fn, r.choice(["0", "1", "z", "z / 2"])), "}"]
+        else:
+            g = None
+        decls.append("")
+        n = r.randint(0, 6)
+        wa = self.fresh("wa")
+        if n:
+            body.append("    %s[%d] %s = [%s];" % (t, n, wa, ", ".join(literal(r, t) for _ in range(n))))
+        else:
+            body.append("    %s[0] %s;" % (t, wa))
+
+        def part():
+            if r.random() < 0.2:
+                return wa
+            lo = r.randint(0, n)
+            return "%s[%d..%d]" % (wa, lo, r.randint(lo, n))
+        for _ in range(r.randint(1, 3)):
+            v = self.fresh()
+            if g is not None and r.random() < 0.5:
+                body.append("    I64 %s = %s(%s);" % (v, g, part()))
+            else:
+                body.append("    I64 %s = %s(%s, %s);" % (v, fn, part(), part()))
+            names[v] = "I64"
 
 
 def program(rnd: random.Random, wide=True):

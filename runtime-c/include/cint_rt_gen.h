@@ -190,6 +190,15 @@ typedef struct cint_copy {
 cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
                            const void *result, cint_gen_array *arrays, int64_t *sizes);
 
+/* cint_gen_enter for a function export with a `where` clause (LS-118): where(sizes) is 1 when the
+   clause holds for the bound size values.  The checks of 7.1 paragraph 11 up to bind.shape run over
+   every array parameter first, then the clause (false: E_SHAPE bind.where, the size values as I64
+   operands in declaration order, at the export's name), then bind.injective, bind.alias and
+   bind.limit over every parameter, then depth and fuel, as a call from cint code checks them. */
+typedef int (*cint_gen_where_fn)(const int64_t *sizes);
+cint_status cint_gen_enter_where(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
+                                 const void *result, cint_gen_array *arrays, int64_t *sizes, cint_gen_where_fn where);
+
 /* Ends the entry: ends an open dispatch without publishing, releases the context and
    returns CINT_OK, CINT_FAULT, or CINT_RESOURCE after a boundary record. The wrapper writes
    its result only when this returns CINT_OK. */

@@ -177,19 +177,25 @@ static bool extent_agrees(const cint_gen_extent *e, int64_t given, int64_t *size
     return ext == given;
 }
 
-int rt_bind_checks(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *params, uint32_t count,
-                   cint_gen_array *arrays, int64_t *sizes, uint32_t size_count, bool host, bool kernel)
+#define BIND_FORMED 1u  /* checks 1 to 5 */
+#define BIND_WRITTEN 2u /* checks 6 to 8 */
+
+/* The entry checks of parameter p in the phases `which` (BIND_FORMED, BIND_WRITTEN or both). */
+static int bind_param(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *params, uint32_t count,
+                      cint_gen_array *arrays, int64_t *sizes, uint32_t size_count, bool host, bool kernel,
+                      uint32_t p, unsigned which)
 {
-    for (uint32_t p = 0; p < count; p++) {
+    {
         const cint_gen_param *pr = &params[p];
         cint_gen_array *a = &arrays[p];
-        if (pr->kind != CINT_GEN_ARRAY && pr->kind != CINT_GEN_STRUCT) continue;
+        if (pr->kind != CINT_GEN_ARRAY && pr->kind != CINT_GEN_STRUCT) return 0;
         bool written = pr->mode != CINT_MODE_IN;
         int64_t ip = (int64_t)p;
         if (pr->kind == CINT_GEN_STRUCT) { /* formed whole at entry (7.3 A-13): only the overlap check */
-            if (!written) continue;
+            if (!written || !(which & BIND_WRITTEN)) return 0;
             goto alias;
         }
+        if (!(which & BIND_FORMED)) goto written;
         /* 1. bind.stale */
         if (host && a->generation != a->reg_generation) {
             cint_tvalue ops[2], lim;
@@ -217,7 +223,9 @@ int rt_bind_checks(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *p
             }
         }
         /* 5. bind.placement: a CPU context has no device, so every view is in place. */
-        if (!written) continue;
+        if (!(which & BIND_WRITTEN)) return 0;
+    written:
+        if (!written) return 0;
         /* 6. bind.injective */
         int inj = injective(ctx, a);
         if (inj < 0) return rt_resource(ctx, at);
@@ -233,6 +241,15 @@ int rt_bind_checks(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *p
         if (host && kernel && pr->kind == CINT_GEN_ARRAY && a->owner == CINT_OWNER_BORROWED && a->publish != CINT_PUBLISH_COPY)
             return raise_i64(ctx, at, CINT_E_UNSUPPORTED, "bind.limit", &ip, 1, false, 0);
     }
+    return 0;
+}
+
+int rt_bind_checks(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *params, uint32_t count,
+                   cint_gen_array *arrays, int64_t *sizes, uint32_t size_count, bool host, bool kernel)
+{
+    for (uint32_t p = 0; p < count; p++)
+        if (bind_param(ctx, at, params, count, arrays, sizes, size_count, host, kernel, p, BIND_FORMED | BIND_WRITTEN))
+            return 1;
     for (uint32_t s = 0; s < size_count; s++)
         if (sizes[s] == CINT_GEN_NO_SIZE) sizes[s] = 0;
     return 0;
@@ -433,8 +450,26 @@ static cint_status refuse(cint_ctx *ctx, uint32_t reason)
     return CINT_REFUSED;
 }
 
-cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
-                           const void *result, cint_gen_array *arrays, int64_t *sizes)
+/* A function's host entry with a `where` clause (cint_gen_enter_where): checks 1 to 5 over every
+   parameter, the clause, then checks 6 to 8 over every parameter. */
+static int bind_where(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *params, uint32_t count,
+                      cint_gen_array *arrays, int64_t *sizes, uint32_t size_count, cint_gen_where_fn where)
+{
+    for (uint32_t p = 0; p < count; p++)
+        if (bind_param(ctx, at, params, count, arrays, sizes, size_count, true, false, p, BIND_FORMED)) return 1;
+    for (uint32_t s = 0; s < size_count; s++)
+        if (sizes[s] == CINT_GEN_NO_SIZE) sizes[s] = 0;
+    if (!where(sizes)) {
+        uint16_t n = size_count < CINT_FAULT_OPERANDS_MAX ? (uint16_t)size_count : CINT_FAULT_OPERANDS_MAX;
+        return raise_i64(ctx, at, CINT_E_SHAPE, "bind.where", sizes, n, false, 0);
+    }
+    for (uint32_t p = 0; p < count; p++)
+        if (bind_param(ctx, at, params, count, arrays, sizes, size_count, true, false, p, BIND_WRITTEN)) return 1;
+    return 0;
+}
+
+static cint_status enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
+                         const void *result, cint_gen_array *arrays, int64_t *sizes, cint_gen_where_fn where)
 {
     if (ctx == NULL) return CINT_REFUSED;
     if (!rt_acquire(ctx)) return CINT_BUSY;
@@ -517,11 +552,24 @@ cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel
         int64_t items = 0;
         if (dispatch_begin(ctx, x->kernel, &at, arrays, sizes, &items, true)) return cint_gen_leave(ctx);
     } else {
-        if (rt_bind_checks(ctx, &at, params, count, arrays, sizes, size_count, true, false) ||
+        if ((where != NULL ? bind_where(ctx, &at, params, count, arrays, sizes, size_count, where)
+                           : rt_bind_checks(ctx, &at, params, count, arrays, sizes, size_count, true, false)) ||
             cint_gen_charge(ctx, &at, 1))
             return cint_gen_leave(ctx);
     }
     return CINT_OK;
+}
+
+cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
+                           const void *result, cint_gen_array *arrays, int64_t *sizes)
+{
+    return enter(ctx, x, fuel, args, result, arrays, sizes, NULL);
+}
+
+cint_status cint_gen_enter_where(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
+                                 const void *result, cint_gen_array *arrays, int64_t *sizes, cint_gen_where_fn where)
+{
+    return enter(ctx, x, fuel, args, result, arrays, sizes, x->kind == CINT_EXPORT_KERNEL ? NULL : where);
 }
 
 cint_status cint_gen_leave(cint_ctx *ctx)

@@ -92,17 +92,72 @@ static uint32_t scalar_desc(const cint_type *t, uint8_t d[4], uint32_t *payload)
     return 0;
 }
 
-/* A module variable's tagged-value head (IM-146) into d (at most 40 bytes), where its payload lies
-   in the globals and how large it is. A scalar is its scalar_desc; an array (type code
-   CINT_TAG_ARRAY, storage the element tag of a scalar of at most 8 bytes, fixed point excluded)
-   has in its storage a header, U64 rank (1 to 4) then an I64 extent per dimension, written by the
-   emitter and never changed, followed by the elements row-major: its head is the array descriptor
-   (0x51, element, rank, extents) and its payload the elements, one Bool a byte. 0: no canonical
+/* The canonical payload size of one record of row id of the root module's record layout table: each
+   field's payload (count times for an array field) in declaration order, without padding. false: a
+   field has no canonical form here. */
+static bool record_size(const cint_ctx *ctx, uint32_t id, unsigned depth, uint64_t *out)
+{
+    const cint_module_info *m = ctx->module;
+    if (m == NULL || id >= m->record_count || depth > 64u) return false;
+    const cint_record_layout *r = &m->records[id];
+    if (r->field_count > 0 && r->fields == NULL) return false;
+    uint64_t total = 0;
+    for (uint32_t f = 0; f < r->field_count; f++) {
+        const cint_record_field *fd = &r->fields[f];
+        uint64_t one = 0;
+        if (fd->type.code == CINT_TAG_STRUCT) {
+            if (!record_size(ctx, fd->type.record_id, depth + 1u, &one)) return false;
+        } else {
+            uint8_t d[4];
+            uint32_t size = 0;
+            if (scalar_desc(&fd->type, d, &size) == 0) return false;
+            one = size;
+        }
+        if (fd->count > 0 && one > (M64 - total) / fd->count) return false;
+        total += one * fd->count;
+    }
+    *out = total;
+    return true;
+}
+
+/* One record at p (its C layout: the fields at their offsets) as its canonical payload, a Bool a byte. */
+static void w_record(const cint_ctx *ctx, wsink *s, uint32_t id, const uint8_t *p)
+{
+    const cint_record_layout *r = &ctx->module->records[id];
+    for (uint32_t f = 0; f < r->field_count; f++) {
+        const cint_record_field *fd = &r->fields[f];
+        if (fd->type.code == CINT_TAG_STRUCT) {
+            uint64_t size = ctx->module->records[fd->type.record_id].size;
+            for (uint32_t k = 0; k < fd->count; k++) w_record(ctx, s, fd->type.record_id, p + fd->offset + k * size);
+            continue;
+        }
+        uint8_t d[4];
+        uint32_t size = 0;
+        (void)scalar_desc(&fd->type, d, &size);
+        for (uint32_t k = 0; k < fd->count; k++) {
+            const uint8_t *v = p + fd->offset + (uint64_t)k * size;
+            if (fd->type.code == CINT_TAG_BOOL) w_le(s, v[0] != 0 ? 1u : 0u, 1);
+            else w_put(s, v, size);
+        }
+    }
+}
+
+/* A module variable's tagged-value head (IM-146) into d (at most 40 bytes; *head points at it, or at the
+   head in the globals), where its payload lies in the globals and how large it is. A scalar is its
+   scalar_desc; an array (type code CINT_TAG_ARRAY, storage the element tag of a scalar type other than
+   fixed point, wide integers included) has in its storage a header, U64 rank (1 to 4) then an I64 extent
+   per dimension, written by the emitter and never changed, followed by the elements row-major: its head
+   is the array descriptor (0x51, element, rank, extents) and its payload the elements, one Bool a byte.
+   An array of records (storage CINT_TAG_STRUCT, record_id the row of the root module's record layout
+   table) has after its extents a U64 length and that many bytes of its whole head (0x51, 0x71, the
+   struct's qualified name, rank, extents), padded to 8 bytes, then the records in their C layout
+   (*esize bytes each); its payload is each record's canonical fields (record_size). 0: no canonical
    form. */
-static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint8_t d[40], uint64_t *off,
-                            uint64_t *payload, uint32_t *esize)
+static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint8_t d[40], const uint8_t **head,
+                            uint64_t *off, uint64_t *payload, uint32_t *esize)
 {
     const cint_type *t = &g->type;
+    *head = d;
     if (t->code != CINT_TAG_ARRAY) {
         uint32_t size = 0, n = scalar_desc(t, d, &size);
         if (n == 0 || g->bytes != size) return 0;
@@ -111,11 +166,42 @@ static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint
         *esize = size;
         return n;
     }
+    if (t->storage == CINT_TAG_STRUCT) {
+        const cint_module_info *m = ctx->module;
+        uint64_t csize = 0, canon = 0, rank = 0, count = 1, hlen = 0;
+        if (t->reserved0 != 0 || t->frac != 0 || t->reserved1 != 0 || t->reserved2 != 0 || m == NULL ||
+            t->record_id >= m->record_count || !record_size(ctx, t->record_id, 0u, &canon))
+            return 0;
+        csize = m->records[t->record_id].size;
+        if (g->offset > ctx->globals_bytes || ctx->globals_bytes - g->offset < 8u) return 0;
+        const uint8_t *h = ctx->globals + g->offset;
+        uint64_t avail = ctx->globals_bytes - g->offset;
+        for (unsigned k = 0; k < 8u; k++) rank |= (uint64_t)h[k] << (8u * k);
+        if (rank < 1u || rank > 4u || avail < 16u + 8u * rank) return 0;
+        for (uint64_t k = 0; k < rank; k++) {
+            uint64_t e = 0;
+            for (unsigned b = 0; b < 8u; b++) e |= (uint64_t)h[8u + 8u * k + b] << (8u * b);
+            if (e > M64 || (e != 0 && count > M64 / e)) return 0;
+            count *= e;
+        }
+        for (unsigned b = 0; b < 8u; b++) hlen |= (uint64_t)h[8u + 8u * rank + b] << (8u * b);
+        uint64_t start = 16u + 8u * rank;
+        if (hlen < 2u || hlen > UINT32_MAX || hlen > avail - start) return 0;
+        uint64_t data = start + (hlen + 7u) / 8u * 8u;
+        if (csize == 0 || count > (M64 - data) / csize || g->bytes != data + count * csize ||
+            (canon != 0 && count > M64 / canon))
+            return 0;
+        *head = h + start;
+        *off = g->offset + data;
+        *payload = count * canon;
+        *esize = (uint32_t)csize;
+        return (uint32_t)hlen;
+    }
     cint_type et = {t->storage, 0u, 0u, 0u, 0u, 0u, 0u};
     uint8_t ed[4];
     uint32_t es = 0;
     if (t->reserved0 != 0 || t->frac != 0 || t->reserved1 != 0 || t->record_id != 0 || t->reserved2 != 0 ||
-        scalar_desc(&et, ed, &es) != 1 || es > 8u)
+        scalar_desc(&et, ed, &es) != 1 || (es > 8u && !(et.code >= CINT_TAG_I128 && et.code <= CINT_TAG_I1024)))
         return 0;
     if (g->offset > ctx->globals_bytes || ctx->globals_bytes - g->offset < 8u) return 0;
     const uint8_t *h = ctx->globals + g->offset;
@@ -170,9 +256,10 @@ static const cint_global_info **sorted_globals(cint_ctx *ctx, bool *ok)
     for (uint32_t k = 0; k < n; k++) {
         const cint_global_info *g = &p->globals[k];
         uint8_t d[40];
+        const uint8_t *hd = d;
         uint64_t off = 0, size = 0;
         uint32_t es = 0;
-        if (global_desc(ctx, g, d, &off, &size, &es) == 0 || (g->name.len > 0 && g->name.bytes == NULL) ||
+        if (global_desc(ctx, g, d, &hd, &off, &size, &es) == 0 || (g->name.len > 0 && g->name.bytes == NULL) ||
             off > ctx->globals_bytes || size > ctx->globals_bytes - off)
             *ok = false;
         order[k] = g;
@@ -232,12 +319,20 @@ static cint_status state_write(cint_ctx *ctx, wsink *s)
     for (uint32_t k = 0; k < p->global_count; k++) {
         const cint_global_info *g = order[k];
         uint8_t d[40];
+        const uint8_t *hd = d;
         uint64_t off = 0, size = 0;
-        uint32_t es = 0, n = global_desc(ctx, g, d, &off, &size, &es);
+        uint32_t es = 0, n = global_desc(ctx, g, d, &hd, &off, &size, &es);
         w_text(s, g->name.bytes, g->name.len);
-        w_put(s, d, n);
+        w_put(s, hd, n);
         const uint8_t *v = ctx->globals + off;
-        if (d[0] == CINT_TAG_BOOL || (d[0] == CINT_TAG_ARRAY && d[1] == CINT_TAG_BOOL))
+        if (g->type.code == CINT_TAG_ARRAY && g->type.storage == CINT_TAG_STRUCT) {
+            uint64_t count = 0, one = 0;
+            (void)record_size(ctx, g->type.record_id, 0u, &one);
+            count = one ? size / one : 0u;
+            if (one == 0) /* records without fields: the count from the storage */
+                count = (g->bytes - (off - g->offset)) / es;
+            for (uint64_t j = 0; j < count; j++) w_record(ctx, s, g->type.record_id, v + j * es);
+        } else if (d[0] == CINT_TAG_BOOL || (d[0] == CINT_TAG_ARRAY && d[1] == CINT_TAG_BOOL))
             for (uint64_t j = 0; j < size; j++) w_le(s, v[j] != 0 ? 1u : 0u, 1);
         else w_put(s, v, size);
     }
@@ -831,6 +926,32 @@ static bool rd_registry(rd *r, uint64_t *max_id)
     return true;
 }
 
+/* One record's canonical payload into dst (its C layout); a Bool byte other than 0 or 1 is malformed. */
+static bool rd_record(const cint_ctx *ctx, rd *r, uint32_t id, uint8_t *dst)
+{
+    const cint_record_layout *rl = &ctx->module->records[id];
+    for (uint32_t f = 0; f < rl->field_count; f++) {
+        const cint_record_field *fd = &rl->fields[f];
+        if (fd->type.code == CINT_TAG_STRUCT) {
+            uint64_t size = ctx->module->records[fd->type.record_id].size;
+            for (uint32_t k = 0; k < fd->count; k++)
+                if (!rd_record(ctx, r, fd->type.record_id, dst + fd->offset + k * size)) return false;
+            continue;
+        }
+        uint8_t d[4];
+        uint32_t size = 0;
+        (void)scalar_desc(&fd->type, d, &size);
+        for (uint32_t k = 0; k < fd->count; k++) {
+            const uint8_t *b;
+            size_t at = r->pos;
+            if (!take(r, size, &b)) return false;
+            if (fd->type.code == CINT_TAG_BOOL && b[0] > 1u) return bad(r, at);
+            memcpy(dst + fd->offset + (uint64_t)k * size, b, size);
+        }
+    }
+    return true;
+}
+
 static bool rd_state(cint_ctx *ctx, rd *r, scratch *sc, const cint_global_info **order)
 {
     const cint_program *p = ctx->program;
@@ -849,17 +970,26 @@ static bool rd_state(cint_ctx *ctx, rd *r, scratch *sc, const cint_global_info *
     for (uint32_t k = 0; k < p->global_count; k++) {
         const cint_global_info *g = order[k];
         uint8_t d[40];
+        const uint8_t *hd = d;
         uint64_t goff = 0, size = 0;
-        uint32_t es = 0, dn = global_desc(ctx, g, d, &goff, &size, &es);
+        uint32_t es = 0, dn = global_desc(ctx, g, d, &hd, &goff, &size, &es);
         uint32_t n;
         at = r->pos;
         if (!rd_utf8(r, UINT32_MAX, &b, &n)) return false;
         if (n != g->name.len || (n > 0 && memcmp(b, g->name.bytes, n) != 0)) return fail(r, at, CINT_STATE_GLOBALS);
         at = r->pos;
-        if (dn > left(r) || memcmp(r->p + r->pos, d, dn) != 0) return fail(r, at, CINT_STATE_GLOBALS);
+        if (dn > left(r) || memcmp(r->p + r->pos, hd, dn) != 0) return fail(r, at, CINT_STATE_GLOBALS);
         r->pos += dn;
         at = r->pos;
         if (size > left(r)) return bad(r, at);
+        if (g->type.code == CINT_TAG_ARRAY && g->type.storage == CINT_TAG_STRUCT) {
+            uint64_t one = 0;
+            (void)record_size(ctx, g->type.record_id, 0u, &one);
+            uint64_t count = one ? size / one : 0u;
+            for (uint64_t j = 0; j < count; j++)
+                if (!rd_record(ctx, r, g->type.record_id, sc->globals + goff + j * es)) return false;
+            continue;
+        }
         if (!take(r, (size_t)size, &b)) return false;
         if (d[0] == CINT_TAG_BOOL || (d[0] == CINT_TAG_ARRAY && d[1] == CINT_TAG_BOOL))
             for (uint64_t j = 0; j < size; j++)

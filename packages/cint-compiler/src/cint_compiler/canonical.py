@@ -12,8 +12,8 @@ from cint_abi.faultrecord import FaultRecordData, encode_fault_record
 from cint_abi.state import State, encode_state, state_hash as _hash
 
 from .ast import NOTCONST
-from .types import ArrayType, BoolType, EnumType, ErrorSetType, FixedType, IntType, ZType
-from .values import ArrayValue, EnumValue, ErrorValue
+from .types import ArrayType, BoolType, EnumType, ErrorSetType, FixedType, IntType, StructType, ZType
+from .values import ArrayValue, EnumValue, ErrorValue, StructValue
 
 
 def desc_of(t):
@@ -31,10 +31,18 @@ def desc_of(t):
         return ("int", u.signed, u.bits)
     if isinstance(t, ArrayType):
         return ("array", desc_of(t.elem), None)
+    if isinstance(t, StructType):
+        # a record: its fields in declaration order, an array field with its literal extents
+        return ("struct", t.qname, tuple(("array", desc_of(ft.elem), tuple(ft.dims)) if isinstance(ft, ArrayType)
+                                          else desc_of(ft) for _, ft, _ in t.fields))
     raise NotImplementedError("the canonical form of a %s value (issue 5)" % t)
 
 
 def _scalar(t, v):
+    if isinstance(t, StructType):
+        return [value_of(ft, v.fields.get(n))[1] for n, ft, _ in t.fields]
+    if isinstance(t, ErrorSetType) and v is None:
+        return 0
     if isinstance(v, EnumValue):
         return v.value
     if isinstance(v, ErrorValue):

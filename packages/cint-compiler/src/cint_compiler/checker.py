@@ -312,12 +312,21 @@ class Checker:
         for it in items:
             if isinstance(it, A.StructDecl):
                 self.define_struct_shell(it)
+        # a named constant used by a bit width is declared when the width names it (e_Name, early_const);
+        # a struct's `bytes` and `offset` wait for its fields (C3006 before)
+        self.early = {}
+        for it in items:
+            if isinstance(it, A.GlobalDecl) and it.decl.is_const:
+                self.early.setdefault(it.decl.name, it)    # a second one is C3001 in pass 2
+        self.early_script = is_script
+        self.fielding = {self.top.names[it.name].type.qname for it in items if isinstance(it, A.StructDecl)}
         for it in items:
             if isinstance(it, A.TypeAlias):
                 self.top.names[it.name].type = self.resolve_type(it.target)
         for it in items:
             if isinstance(it, A.StructDecl):
                 self.define_struct_fields(it)
+        self.early = None
         # Pass 2: functions, kernels, constants, module variables
         for it in items:
             if isinstance(it, (A.FuncDecl, A.KernelDecl)):
@@ -328,6 +337,9 @@ class Checker:
                        "a script cannot also define `main`; move the top-level statements into `main`")
         for it in items:
             if isinstance(it, A.GlobalDecl) and (it.decl.is_const or not is_script):
+                if it.decl.is_const and self.top.names.get(it.decl.name) is not None and \
+                        self.top.names[it.decl.name].decl is it.decl:
+                    continue       # declared early, for a bit width (early_const)
                 self.declare_global(it, is_script)
         for it in items:
             if isinstance(it, A.FuncDecl):
@@ -532,6 +544,7 @@ class Checker:
             if isinstance(ft, ArrayType) and any(not isinstance(x, int) for x in ft.dims):
                 raise _err("C2010", f.type.span, "a struct field array has constant extents")
             t.fields.append((f.name, ft, width))
+        self.fielding.discard(t.qname)
         self._check_no_self(t, t, d.span)
 
     def bit_width(self, f, ft):
@@ -1664,8 +1677,24 @@ class Checker:
     def e_Paren(self, e: A.Paren, expected):
         return self.expr(e.inner, expected)
 
+    def early_const(self, name):
+        """While struct fields are defined (pass 1), the named constant ``name`` of this module, declared now
+        so that a bit width may name it (LS-82, decision 17); None when there is none."""
+        it = (getattr(self, "early", None) or {}).pop(name, None)
+        if it is None:
+            return None
+        saved = self.fn, self.scope, self.pending
+        self.pending = []
+        try:
+            self.declare_global(it, self.early_script)
+        finally:
+            self.fn, self.scope, self.pending = saved[0], saved[1], saved[2] + self.pending
+        return self.scope.lookup(name)
+
     def e_Name(self, e: A.Name, expected):
         sym = self.scope.lookup(e.ident)
+        if sym is None:
+            sym = self.early_const(e.ident)
         if sym is None:
             if e.ident in BUILTIN_NAMES:
                 raise _err("C4010", e.span, "`%s` is a built-in function; call it with parentheses" % e.ident)
@@ -1917,6 +1946,7 @@ class Checker:
             if sym is not None and sym.kind == "alias":
                 raise unsupported(e.span, "members of a type alias")
             if sym is not None and sym.kind == "struct" and e.name == "bytes":
+                self.complete(sym.type, e.base.span or e.span)
                 e.cval = struct_layout(sym.type)[0]     # LS-76: a compile-time constant
                 e.mkind = "const"
                 e.base.ty = sym.type
@@ -2081,6 +2111,12 @@ class Checker:
             return self.dispatch(e, sym.info)
         raise _err("C3007", c.span, "`%s` is not a function" % name)
 
+    def complete(self, t, span):
+        """C3006 when the layout of struct ``t`` is asked for before its fields are defined (a bit width)."""
+        if t.qname in getattr(self, "fielding", ()):
+            raise _err("C3006", span, "type `%s` is used before it is complete: its fields are not defined yet"
+                       % t.name())
+
     def offset_call(self, e):
         """`offset(T, field)` (LS-76): the field's byte offset in the layout of LS-73 to LS-75, a compile-time
         I64 constant; a bit field's offset is that of its storage unit (LS-82).  `offset` is not a reserved
@@ -2092,6 +2128,7 @@ class Checker:
         if sym is None or sym.kind != "struct":
             raise _err("C3007", getattr(tx, "span", None) or e.span, "offset takes a struct type first")
         t = sym.type
+        self.complete(t, getattr(tx, "span", None) or e.span)
         if not isinstance(fx, A.Name) or t.field(fx.ident) is None:
             raise _err("C3005", getattr(fx, "span", None) or e.span, "%s has no such field" % t)
         e.kind = "builtin"
