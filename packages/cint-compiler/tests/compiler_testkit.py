@@ -35,3 +35,29 @@ def where(err_or_rec):
     """(line, column) of a compile error or a fault record."""
     p = err_or_rec.span if isinstance(err_or_rec, CompileError) else err_or_rec.position
     return (p.line, p.column)
+
+
+def both(tmp_path, src, name="p", *, fuel=None, entry="run", args=(), depth=None, files=None,
+         allow_compile_error=False, refused_ok=False):
+    """The outcome text of `src` on cpu-sir-interp, after checking that cpu-c17 gives the same text.
+
+    The texts (status, fault record with position, stack and kernel address, fuel, stdout, result,
+    module variables) must be equal; cpu-c17 must not refuse (unless `refused_ok`, which returns its
+    text) and the reference executor must not give a compile error (unless `allow_compile_error`:
+    then both must give the same one). `files` writes imported modules next to the program."""
+    from cint_compiler.outcome import expect_text
+    for rel, text in (files or {}).items():
+        f = tmp_path / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text, encoding="utf-8")
+    path = tmp_path / (name + ".ci")
+    path.write_text(src, encoding="utf-8")
+    out = [expect_text(path, tmp_path, case_id=name, clause=None, entry=entry, args=list(args), fuel=fuel,
+                       depth=depth, fmt=2, executor=ex) for ex in ("ref", "cpu")]
+    if not allow_compile_error:
+        assert "outcome compile-error" not in out[0], out[0]
+    if refused_ok and "outcome refused" in out[1]:
+        return out[1]
+    assert "outcome refused" not in out[1], out[1]
+    assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
+    return out[0]

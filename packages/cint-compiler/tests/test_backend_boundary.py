@@ -22,7 +22,7 @@ from cint_compiler.canonical import fault_bytes
 from cint_compiler.driver import compile_source
 from cint_compiler.interp import Context
 from cint_compiler.outcome import choose_entry, expect_text
-from cint_compiler.types import FixedType, IntType
+from cint_compiler.types import FixedType
 from cint_compiler.values import ArrayValue, Storage
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")

@@ -5,28 +5,18 @@ record with position and stack, fuel, stdout, result, module variables) must be 
 refusal: several modules, arrays of structs and array fields, views (slices, partial indices, view
 variables, copy/fill/equal/transpose/reverse), the alias checks, and the named operations.
 """
+import functools
 import shutil
 
 import pytest
 
-from cint_compiler.outcome import expect_text
+from compiler_testkit import both as _both
+
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 
 
-def both(tmp_path, src, name="p", files=None, fuel=None):
-    for rel, text in (files or {}).items():
-        f = tmp_path / rel
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(text, encoding="utf-8")
-    path = tmp_path / (name + ".ci")
-    path.write_text(src, encoding="utf-8")
-    out = [expect_text(path, tmp_path, case_id=name, clause=None, entry="run", args=[], fuel=fuel, depth=None,
-                       fmt=2, executor=ex) for ex in ("ref", "cpu")]
-    assert "outcome refused" not in out[1], out[1]
-    assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
-    return out[0]
-
+both = functools.partial(_both, allow_compile_error=True)
 
 LIB = """
 export I64 G = 0;

@@ -9,20 +9,10 @@ import shutil
 
 import pytest
 
-from cint_compiler.outcome import expect_text
+from compiler_testkit import both
+
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
-
-
-def both(tmp_path, src, name="p", fuel=None, entry="run", args=()):
-    path = tmp_path / (name + ".ci")
-    path.write_text(src, encoding="utf-8")
-    out = [expect_text(path, tmp_path, case_id=name, clause=None, entry=entry, args=list(args), fuel=fuel,
-                       depth=None, fmt=2, executor=ex) for ex in ("ref", "cpu")]
-    assert "outcome refused" not in out[1], out[1]
-    assert "outcome compile-error" not in out[0], out[0]
-    assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
-    return out[0]
 
 
 # ----------------------------------------------------------------------------- kernels: private arrays, sum

@@ -8,26 +8,18 @@ between integers and fixed point and between fixed-point types with round clause
 and printing (default rendering and `!raw`).
 """
 import random
+import functools
 import shutil
 
 import pytest
 
-from cint_compiler.outcome import expect_text
+from compiler_testkit import both as _both
+
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 
 
-def both(tmp_path, src, name="p", refused_ok=False):
-    path = tmp_path / (name + ".ci")
-    path.write_text(src, encoding="utf-8")
-    out = [expect_text(path, tmp_path, case_id=name, clause=None, entry="run", args=[], fuel=None, depth=None,
-                       fmt=2, executor=ex) for ex in ("ref", "cpu")]
-    if refused_ok and "outcome refused" in out[1]:
-        return out[1]
-    assert "outcome refused" not in out[1], out[1]
-    assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
-    return out[0]
-
+both = functools.partial(_both, allow_compile_error=True)
 
 QT = [(16, 16), (32, 32), (8, 8), (1, 15), (4, 4), (2, 30), (1, 63), (24, 8), (3, 13), (8, 0), (64, 0), (63, 1), (1, 7)]
 IT = ["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64"]

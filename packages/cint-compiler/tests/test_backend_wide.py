@@ -10,11 +10,13 @@ bytes decoded field by field, fuel, stdout, result, module variables) must be eq
 * wide values as parameters, results, struct fields, array elements, module variables and
   error-union values.
 """
+import functools
 import shutil
 
 import pytest
 
-from cint_compiler.outcome import expect_text
+from compiler_testkit import both as _both
+
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 
@@ -25,15 +27,7 @@ def bounds(w):
     return -(1 << (w - 1)), (1 << (w - 1)) - 1
 
 
-def both(tmp_path, src, name="p", fuel=None):
-    path = tmp_path / (name + ".ci")
-    path.write_text(src, encoding="utf-8")
-    out = [expect_text(path, tmp_path, case_id=name, clause=None, entry="run", args=[], fuel=fuel, depth=None,
-                       fmt=2, executor=ex) for ex in ("ref", "cpu")]
-    assert "outcome refused" not in out[1], out[1]
-    assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
-    return out[0]
-
+both = functools.partial(_both, allow_compile_error=True)
 
 def values(w):
     lo, hi = bounds(w)

@@ -1,5 +1,4 @@
 """The `cint` command on good and bad input: exit statuses, output, and never a traceback."""
-import os
 import random
 import subprocess
 import sys

@@ -10,22 +10,10 @@ import shutil
 
 import pytest
 
-from cint_compiler.outcome import expect_text
 
-from compiler_testkit import compile_error, where
+from compiler_testkit import both, compile_error, where
 
 needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
-
-
-def both(tmp_path, src, name="p", fuel=None, entry="run", args=(), depth=None):
-    path = tmp_path / (name + ".ci")
-    path.write_text(src, encoding="utf-8")
-    out = [expect_text(path, tmp_path, case_id=name, clause=None, entry=entry, args=list(args), fuel=fuel,
-                       depth=depth, fmt=2, executor=ex) for ex in ("ref", "cpu")]
-    assert "outcome compile-error" not in out[0], out[0]
-    assert "outcome refused" not in out[1], out[1]
-    assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
-    return out[0]
 
 
 # ----------------------------------------------------------------------------- 1. calls from kernels

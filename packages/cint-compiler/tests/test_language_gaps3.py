@@ -16,24 +16,13 @@ from cint_compiler.build import build_library
 from cint_compiler.canonical import fault_bytes
 from cint_compiler.driver import compile_source
 from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry, expect_text
+from cint_compiler.outcome import choose_entry
 from cint_compiler.types import I64
 from cint_compiler.values import ArrayValue, Storage
 
-from compiler_testkit import compile_error, run, where
+from compiler_testkit import both, compile_error, run, where
 
 needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
-
-
-def both(tmp_path, src, name="p", fuel=None, entry="run"):
-    path = tmp_path / (name + ".ci")
-    path.write_text(src, encoding="utf-8")
-    out = [expect_text(path, tmp_path, case_id=name, clause=None, entry=entry, args=[], fuel=fuel,
-                       depth=None, fmt=2, executor=ex) for ex in ("ref", "cpu")]
-    assert "outcome compile-error" not in out[0], out[0]
-    assert "outcome refused" not in out[1], out[1]
-    assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
-    return out[0]
 
 
 # ----------------------------------------------------------------------------- 1. constants as bit widths

@@ -18,7 +18,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from cint_abi.codes import FUEL_MODEL, PROFILE, RUNTIME_CONTRACT
+from cint_abi.codes import FUEL_MODEL, PROFILE
 from cint_abi.encoding import revision_identity
 
 from . import format as F
