@@ -1,26 +1,22 @@
-"""cint: the Python package of SPEC-03P.1 clause 8.
-
-This is a pure-Python slice over ctypes; the C extension SPEC-03P.1 8.1 asks for (which releases
-the GIL in its own code, counts exports and carries DLPack, wide integers and fixed point) is out of
-its scope.  What it does:
+"""cint: the Python package of SPEC-03P.1 clause 8 (docs/python.md).
 
 - ``cint.load(source)`` builds a .ci file into a cache keyed by the SHA-256 of its modules and the
-  toolchain (``cint._build``), or loads a .so; ``backend="cuda"`` raises NotImplementedError;
-- ``Module.context()`` creates a context; each export is a method, with exact scalar checks, error
-  results (``cint.ErrorResult`` and a subclass per error set on the Module), faults (a ``cint.Fault``
-  subclass per code, decoded from cint_fault_get's canonical bytes), Faulted, Busy and Refused;
-- ``cint.borrow`` through the buffer protocol (ctypes.pythonapi.PyObject_GetBuffer), ``cint.empty``
-  and ``cint.copy`` Buffers (see ``cint._arrays`` for where their storage lives), ``Buffer.tolist()``
-  and ``numpy.asarray(buffer)`` as a read-only leased export;
-- Buffer exports counted by the C base ``cint._exports.ExportBase`` (buffer protocol and DLPack, always
-  read-only, 6.3 P-18), and ``cint.borrow`` through DLPack (8.3, ``cint._dlpack``);
-- checkpoints (9.2): ``Context.checkpoint()``, ``restore()``, ``state_hash()`` and ``entry_scope()`` on a
-  library that cint.load built (``--with-state``), and ``cint.read_checkpoint`` (``cint_abi.checkpoint``).
+  toolchain (``cint._build``, ``cint build --lib --with-state``), or loads a library file;
+- ``Module.context()`` creates a context; each export is a method (``cint._fastcall``: exact scalar
+  checks in C, the GIL released during each entry, ``Busy`` for a second caller; the ctypes path of
+  ``cint._module`` serves libraries without ``cintx_invoke`` and builds every exception);
+- error results (``cint.ErrorResult``, a subclass per error set on the Module), faults (a
+  ``cint.Fault`` subclass per code, decoded from the canonical fault-record bytes), Faulted, Refused;
+- ``cint.borrow`` through the buffer protocol and DLPack (``cint._dlpack``), ``cint.empty`` and
+  ``cint.copy`` Buffers with counted read-only exports (``cint._exports``: buffer protocol, DLPack);
+- values (8.5): ``cint.Fixed``, ``from_float``, ``to_float`` (``cint._values``), Q and I128..I1024
+  parameters and results;
+- checkpoints (9.2): ``Context.checkpoint()``, ``restore()``, ``state_hash()``, ``entry_scope()``,
+  ``cint.read_checkpoint``; recordings and replay (9.3): ``cint.Recorder``, ``cint.replay``
+  (``cint._record`` over ``cint_replay``).
 
-What raises NotImplementedError in this slice: backend="cuda" and device=..., record=..., checkpoints,
-restore, state hashes and entry_scope on a library built by plain ``cint build --lib``, cint.Recorder and cint.replay (9.3), DLPack of device memory,
-fixed-point parameters and results (cint.Fixed itself, from_float and to_float are here, in
-``cint._values``), wide integers (I128..I1024), struct parameters.
+NotImplementedError: ``backend="cuda"`` and ``device=...`` (gpu-cuda), struct parameters and results
+(8.1 paragraph 3), and checkpoints on a library written by plain ``cint build --lib``.
 """
 from __future__ import annotations
 
