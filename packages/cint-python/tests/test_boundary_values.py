@@ -149,3 +149,18 @@ def test_q_and_wide_exports_take_the_ctypes_path(ctx):
         assert isinstance(ctx.entry(name), _module._Entry), name
     if _module._FC is not None and ctx._module._invoke is not None:
         assert not isinstance(ctx.entry("plain"), _module._Entry)
+
+
+@pytest.mark.clause("P-4")
+def test_a_q_elem_borrows_memory_of_its_storage_type(ctx):
+    np = pytest.importorskip("numpy")
+    raw = np.array([1 << 16, 3 << 15, -(1 << 14)], dtype=np.int32)      # 1, 1.5, -0.25 in Q16.16
+    v = cint.borrow(raw, elem="Q16.16")
+    assert v.elem == "Q16.16"
+    assert ctx.qsum(v) == F("Q16.16", value=Fraction(9, 4))
+    with pytest.raises(cint.BorrowRefused, match="storage type, I32"):
+        cint.borrow(np.zeros(3, dtype=np.int64), elem="Q16.16")
+    with pytest.raises(cint.BorrowRefused):
+        cint.borrow(raw, elem="I64")
+    with pytest.raises(cint.Refused):
+        ctx.qsum(raw)                      # a bare I32 array is not a Q16.16 array: cint never converts

@@ -64,6 +64,19 @@ def check_elem(elem: str) -> str:
     raise Refused("unknown element type %r; the element types are %s" % (elem, ", ".join(ELEMS)))
 
 
+def borrowed_elem(elem, mapped: str, what: str) -> str:
+    """The element a borrow registers (8.2 P-4): the mapped element, or ``elem`` when it equals it or is
+    a Q format whose storage integer is the mapped element ("Q32.32" over I64); anything else is refused."""
+    if elem is None:
+        return mapped
+    check_elem(elem)
+    if elem == mapped or (is_fixed_name(elem) and "I%d" % fixed_type(elem).bits == mapped):
+        return elem
+    raise BorrowRefused("elem=%r differs from %s's element %s; cint never converts, use cint.copy(obj, elem=%r)%s" % (
+        elem, what, mapped, elem, "" if not is_fixed_name(elem) else
+        " (a Q format borrows memory of its storage type, I%d)" % fixed_type(elem).bits))
+
+
 def ctype_of(elem: str):
     if is_fixed_name(elem):
         ft = fixed_type(elem)
@@ -197,12 +210,7 @@ class View:
         mapped, why = _map_format(fmt, pb.itemsize)
         if mapped is None:
             raise BorrowRefused("cannot borrow without a copy: " + why)
-        if elem is not None:
-            check_elem(elem)
-            if elem != mapped:
-                raise BorrowRefused("elem=%r differs from the exporter's element %s; cint never converts, use "
-                                    "cint.copy(obj, elem=%r)" % (elem, mapped, elem))
-        self.elem = mapped
+        self.elem = borrowed_elem(elem, mapped, "the exporter")
         nd = pb.ndim
         if nd == 0:
             raise BorrowRefused("rank 0: a scalar is passed as a Python int")

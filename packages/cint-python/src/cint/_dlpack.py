@@ -143,11 +143,8 @@ def _describe(desc, legacy, elem, writable, layout, check_elem):
         raise BorrowRefused("complex data (kDLComplex) has no cint element (8.3 P-12)")
     else:
         raise BorrowRefused("the DLPack type code %d has no cint element (8.3 P-12)" % code)
-    if elem is not None:
-        check_elem(elem)
-        if elem != mapped:
-            raise BorrowRefused("elem=%r differs from the DLPack tensor's element %s; cint never converts, use "
-                                "cint.copy(obj, elem=%r)" % (elem, mapped, elem))
+    from ._arrays import borrowed_elem
+    mapped = borrowed_elem(elem, mapped, "the DLPack tensor")
     shape = tuple(desc["shape"])
     nd = len(shape)
     if nd == 0:
