@@ -73,7 +73,8 @@ export I64 run() {
     "structs": """enum Color : U8 { red = 0, green = 1, blue = 7 }
 error Bad { Oops, Worse }
 struct P { I32 x; I32 y; }
-struct R { P a; Color c; Bool on; Q4.4 q; I128 big; Bad e; I16[2, 2] m; P[2] ps; }
+struct R { P a; Color c; Bool on; Q4.4 q; I128 big; I16[2, 2] m; P[2] ps; }
+struct Tagged { Bad e; I8 k; }
 export I64 run() {
     P p = P(1, y = -2);
     R r;
@@ -82,7 +83,6 @@ export I64 run() {
     r.on = true;
     r.q = 2.5;
     r.big = -1;
-    r.e = Bad.Worse;
     r.m[1, 0] = 9;
     r.ps[1].y = 4;
     "{p} {p=} {r}\\n";
@@ -90,8 +90,8 @@ export I64 run() {
     ps[0].x = 5;
     R[1] rs;
     rs[0].c = Color.green;
-    rs[0].e = Bad.Oops;
-    "{ps} {rs} {ps[1..]}\\n";
+    Tagged[2] ts = [Tagged(Bad.Oops, 1), Tagged(e = Bad.Worse, k = -2)];
+    "{ps} {rs} {ps[1..]} {ts} {ts[1]}\\n";
     return 0;
 }""",
     "params_views": """struct P { I32 x; U8 y; }
@@ -284,7 +284,7 @@ GLOBALS = {
     "structs": """enum Color : U8 { red = 0, green = 1, blue = 7 }
 error Bad { Oops, Worse }
 struct P { I32 x; Bool on; I16[3] v; }
-struct R { P p; Color c; Bad e; I128 w; Q8.8 q; U8 b; }
+struct R { P p; Color c; I128 w; Q8.8 q; U8 b; }
 R[3] rs;
 P[2, 2] grid;
 I64 total = 0;
@@ -294,9 +294,6 @@ export I64 run() {
     rs[1].p.on = true;
     rs[1].p.v[2] = -7;
     rs[2].c = Color.blue;
-    rs[2].e = Bad.Worse;
-    rs[0].e = Bad.Oops;
-    rs[1].e = Bad.Oops;
     rs[0].w = -170141183460469231731687303715884105728;
     rs[2].q = -1.5;
     bump(rs, 1);
@@ -358,7 +355,7 @@ def test_module_level_arrays_structs_wide(tmp_path, name):
 STATE_SRC = """enum Color : U8 { red = 0, green = 1, blue = 7 }
 error Bad { Oops, Worse }
 struct In { Bool on; I16[2] v; }
-struct R { I8 a; In in_; Color c; Bad e; I128 w; Q8.8 q; U64 u; }
+struct R { I8 a; In in_; Color c; I128 w; Q8.8 q; U64 u; }
 R[3] rs;
 I256[2, 2] big;
 I128[2] w = [5, -170141183460469231731687303715884105000];
@@ -368,8 +365,6 @@ export I64 put(I64 i, I64 v) {
     rs[i].in_.on = v % 2 == 0;
     rs[i].in_.v[1] = (v * 3) as I16;
     rs[i].c = Color.blue;
-    rs[i].e = Bad.Worse;
-    rs[(i + 1) % 3].e = Bad.Oops;
     rs[i].w = (v as I128) * 170141183460469231731687303715884105 - 1;
     rs[i].q = 1.25;
     rs[i].u = 18446744073709551615;

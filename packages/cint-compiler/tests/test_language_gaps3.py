@@ -264,3 +264,14 @@ def test_generator_draws_bit_fields_and_where_clauses():
     assert any(s.count("struct Bf") and "@packed" in s for s in with_bits)
     plain = [s for s in srcs if s not in with_bits and s not in with_where]
     assert len(plain) >= 10           # the programs without them are drawn as before
+
+
+@pytest.mark.clause("SPEC-04 LS-91")
+def test_zero_fill_of_a_struct_holding_an_error_set_needs_an_initializer():
+    from compiler_testkit import compile_error
+    base = "error E { a, b }\nenum K : U8 { one = 1, two = 2 }\nstruct S { I64 x; E e; }\nstruct T { I64 x; K k; }\n"
+    for decl, name in (("S t;", "t"), ("T[2] ts;", "ts"), ("S[1] ss;", "ss")):
+        err = compile_error(base + "export I64 run() {\n    %s\n    return 0;\n}\n" % decl)
+        assert err.code == "C2054" and ("`%s`" % name) in str(err)
+    err = compile_error(base + "S g;\nexport I64 run() { return 0; }\n")
+    assert err.code == "C2054"

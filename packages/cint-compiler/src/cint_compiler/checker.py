@@ -133,6 +133,19 @@ def _elem_bytes(t) -> int:
     return getattr(t, "nbytes", 8)
 
 
+def has_zero(t) -> bool:
+    """LS-91: whether zero fill gives a value of ``t`` (no error set, and no enum without a 0 enumerator, in it)."""
+    if isinstance(t, ErrorSetType):
+        return False
+    if isinstance(t, EnumType):
+        return 0 in t.members.values()
+    if isinstance(t, ArrayType):
+        return has_zero(t.elem)
+    if isinstance(t, StructType):
+        return all(has_zero(ft) for _, ft, _ in t.fields)
+    return True
+
+
 def _err(code, span, msg, **kw):
     return CompileError(code, span, msg, **kw)
 
@@ -740,8 +753,9 @@ class Checker:
             sym.value = value
         elif d.is_const:
             raise _err("C1050", d.span, "a constant has an initializer")
-        elif isinstance(t, (IntType, FixedType, BoolType)) or isinstance(t, StrType):
-            pass
+        elif not has_zero(t):
+            raise _err("C2054", d.span, "`%s` needs an initializer: %s has no zero value (an error set, or an enum "
+                                        "without an enumerator of value 0, inside it; LS-91)" % (d.name, t.name()))
         self.declare(self.top, d.name, sym, d.span)
         if not d.is_const:
             self.globals.append(sym)
@@ -1033,9 +1047,9 @@ class Checker:
                     pass
                 else:
                     raise _err("C2050", d.span, "`%s` needs an initializer" % d.name)
-            if isinstance(t, ArrayType) and isinstance(t.elem, (ErrorSetType,)) or (
-                    isinstance(t, ArrayType) and isinstance(t.elem, EnumType) and 0 not in t.elem.members.values()):
-                raise _err("C2054", d.span, "`%s` needs an initializer: its element type has no zero value" % d.name)
+            if isinstance(t, (ArrayType, StructType)) and not has_zero(t):
+                raise _err("C2054", d.span, "`%s` needs an initializer: %s has no zero value (an error set, or an enum "
+                                            "without an enumerator of value 0, inside it; LS-91)" % (d.name, t.name()))
         else:
             self.expr(d.init, t)
             self.assignable(t, d.init, d.init.span)
