@@ -73,7 +73,10 @@ typedef struct cint_module {            /* 40 bytes */
     uint32_t reserved;
 } cint_module;
 
-/* A module variable: qualified name, type, and place in the program's globals storage. */
+/* A module variable: qualified name, type, and place in the program's globals storage. An array has
+   type code CINT_TAG_ARRAY and its element in storage (record_id for CINT_TAG_STRUCT); for
+   elements of fixed point, storage is CINT_TAG_Q, frac the fraction bits and reserved0 the storage
+   tag (CINT_TAG_I8 to CINT_TAG_I64). state.c (global_desc) reads the layout of its storage. */
 typedef struct cint_global_info {       /* 48 bytes */
     cint_name name;
     cint_type type;

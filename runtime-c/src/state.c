@@ -144,8 +144,9 @@ static void w_record(const cint_ctx *ctx, wsink *s, uint32_t id, const uint8_t *
 
 /* A module variable's tagged-value head (IM-146) into d (at most 40 bytes; *head points at it, or at the
    head in the globals), where its payload lies in the globals and how large it is. A scalar is its
-   scalar_desc; an array (type code CINT_TAG_ARRAY, storage the element tag of a scalar type other than
-   fixed point, wide integers included) has in its storage a header, U64 rank (1 to 4) then an I64 extent
+   scalar_desc; an array (type code CINT_TAG_ARRAY, storage the element tag of a scalar type, wide
+   integers included; for fixed point CINT_TAG_Q with the storage tag in reserved0 and the fraction
+   bits in frac) has in its storage a header, U64 rank (1 to 4) then an I64 extent
    per dimension, written by the emitter and never changed, followed by the elements row-major: its head
    is the array descriptor (0x51, element, rank, extents) and its payload the elements, one Bool a byte.
    An array of records (storage CINT_TAG_STRUCT, record_id the row of the root module's record layout
@@ -197,11 +198,14 @@ static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint
         *esize = (uint32_t)csize;
         return (uint32_t)hlen;
     }
-    cint_type et = {t->storage, 0u, 0u, 0u, 0u, 0u, 0u};
+    /* fixed-point elements: the storage tag in reserved0, the fraction bits in frac (cint_rt.h) */
+    bool q = t->storage == CINT_TAG_Q;
+    cint_type et = {t->storage, q ? t->reserved0 : 0u, 0u, q ? t->frac : 0u, 0u, 0u, 0u};
     uint8_t ed[4];
-    uint32_t es = 0;
-    if (t->reserved0 != 0 || t->frac != 0 || t->reserved1 != 0 || t->record_id != 0 || t->reserved2 != 0 ||
-        scalar_desc(&et, ed, &es) != 1 || (es > 8u && !(et.code >= CINT_TAG_I128 && et.code <= CINT_TAG_I1024)))
+    uint32_t es = 0, en = 0;
+    if ((!q && (t->reserved0 != 0 || t->frac != 0)) || t->reserved1 != 0 || t->record_id != 0 ||
+        t->reserved2 != 0 || (en = scalar_desc(&et, ed, &es)) != (q ? 4u : 1u) ||
+        (es > 8u && !(et.code >= CINT_TAG_I128 && et.code <= CINT_TAG_I1024)))
         return 0;
     if (g->offset > ctx->globals_bytes || ctx->globals_bytes - g->offset < 8u) return 0;
     const uint8_t *h = ctx->globals + g->offset;
@@ -211,7 +215,8 @@ static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint
     uint64_t count = 1;
     uint32_t n = 0;
     d[n++] = CINT_TAG_ARRAY;
-    d[n++] = ed[0];
+    memcpy(d + n, ed, en);
+    n += en;
     d[n++] = (uint8_t)rank;
     for (uint64_t k = 0; k < rank; k++) {
         uint64_t e = 0;

@@ -20,6 +20,12 @@ ValueError) naming the rule broken and the byte offset.
 returns: ``globals`` as a tuple of ``Global(name, type, value)``, ``arenas`` and ``pools``
 (empty tuples: no executor of this slice holds arena or pool state), ``registry`` as a tuple
 of ``RegistryEntry``, ``counters`` and ``fault`` (a FaultRecordData, or None).
+
+A struct payload needs the struct's field layout (IM-146 names a struct only): each function here takes
+``structs=``, the mapping :func:`cint_abi.state.decode_state` takes.  ``encode_checkpoint`` and
+``decode_checkpoint`` refuse a state holding a struct not in it (DecodeError, rule ``struct layout
+unknown``); ``read_checkpoint`` shows such a global's value as a :class:`cint_abi.state.RawPayload` (its
+payload bytes) rather than refusing the whole view.
 """
 from __future__ import annotations
 
@@ -29,7 +35,7 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from .encoding import DecodeError, Reader, frame, u32, u64
 from .faultrecord import FaultRecordData, decode_fault_record
-from .state import State, decode_state
+from .state import RawPayload, State, decode_state
 
 __all__ = [
     "FORMAT", "DIGEST_BYTES", "MAX_DIGESTS", "Checkpoint", "encode_checkpoint", "decode_checkpoint",
@@ -77,11 +83,12 @@ def _digest_items(digests: Union[Mapping[str, bytes], Sequence[Tuple[str, bytes]
 
 
 def encode_checkpoint(state: bytes, *, contract: str,
-                      digests: Union[Mapping[str, bytes], Sequence[Tuple[str, bytes]]] = ()) -> bytes:
-    """The envelope around canonical state bytes; ``state`` is checked with decode_state first."""
+                      digests: Union[Mapping[str, bytes], Sequence[Tuple[str, bytes]]] = (),
+                      structs: Optional[Mapping[str, Sequence[tuple]]] = None) -> bytes:
+    """The envelope around canonical state bytes; ``state`` is checked with decode_state(state, structs) first."""
     if not isinstance(state, (bytes, bytearray)):
         raise TypeError("the state is the canonical state bytes")
-    decode_state(bytes(state))
+    decode_state(bytes(state), structs)
     if not isinstance(contract, str) or not contract.isascii() or not 1 <= len(contract) <= MAX_CONTRACT:
         raise ValueError(f"the runtime contract is 1 to {MAX_CONTRACT} ASCII characters, not {contract!r}")
     out = [frame(FORMAT), frame(contract)]
@@ -93,8 +100,10 @@ def encode_checkpoint(state: bytes, *, contract: str,
     return b"".join(out)
 
 
-def decode_checkpoint(data: bytes) -> Checkpoint:
-    """A Checkpoint from its bytes, checking the envelope and the state (H-19a); raises DecodeError."""
+def decode_checkpoint(data: bytes, structs: Optional[Mapping[str, Sequence[tuple]]] = None, *,
+                      raw_structs: bool = False) -> Checkpoint:
+    """A Checkpoint from its bytes, checking the envelope and the state (H-19a); raises DecodeError.
+    ``structs`` and ``raw_structs`` are decode_state's."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError("a checkpoint is bytes, not %s" % type(data).__name__)
     r = Reader(bytes(data), 0)
@@ -136,7 +145,7 @@ def decode_checkpoint(data: bytes) -> Checkpoint:
     start = r.pos
     state_bytes = r.take(n, "the state")
     try:
-        state = decode_state(state_bytes)
+        state = decode_state(state_bytes, structs, raw_structs=raw_structs)
     except DecodeError as e:
         raise DecodeError(start + e.offset, e.rule, e.detail) from None
     return Checkpoint(format=FORMAT, contract=contract, digests=digests, state_bytes=state_bytes, state=state)
@@ -203,13 +212,18 @@ class CheckpointView:
 
 
 def _freeze(v):
+    if isinstance(v, RawPayload):
+        return v
     if isinstance(v, list):
         return tuple(_freeze(x) for x in v)
     return v
 
 
-def read_checkpoint(data: bytes) -> CheckpointView:
-    """9.2 paragraph 4: a read-only view of a checkpoint; raises DecodeError (a ValueError) for malformed bytes."""
-    return CheckpointView(decode_checkpoint(data))
+def read_checkpoint(data: bytes, structs: Optional[Mapping[str, Sequence[tuple]]] = None) -> CheckpointView:
+    """9.2 paragraph 4: a read-only view of a checkpoint; raises DecodeError (a ValueError) for malformed bytes.
+
+    A global holding a struct named in ``structs`` has its records as tuples of field values; one whose
+    struct is not there has a RawPayload (its payload bytes, record size inferred) as its value."""
+    return CheckpointView(decode_checkpoint(data, structs, raw_structs=True))
 
 

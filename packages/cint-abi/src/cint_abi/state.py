@@ -35,18 +35,44 @@ I64, ceiling and publish mode 0 or 1, publish mode copy only with a write
 ceiling; every identifier counter at least 1 and the next buffer identifier above every
 registration's; the fault record decodes as a run-time record (IM-148); the effect count is
 not negative; no byte after the last field.
+
+Struct payloads (IM-146 names a struct only): ``decode_state(data, structs=...)`` takes the mapping
+:func:`cint_abi.encoding.read_tagged` takes, qualified struct name -> field descriptors in declaration
+order (a nested struct field fully described, an array field with its extents).  A global whose value
+holds a struct not in the mapping is refused with DecodeError, rule ``struct layout unknown``, at the
+offset of its payload.  ``raw_structs=True`` (the read-only view of :func:`cint_abi.checkpoint.read_checkpoint`)
+keeps such a global instead, its value a :class:`RawPayload` (the payload bytes): its record size is
+the smallest for which the rest of the state decodes, one size per struct name; ``encode_state``
+writes a RawPayload back as it was read.
 """
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import List, Mapping, Optional, Sequence, Tuple
 
 from .codes import DOMAIN_STATE_V1, FUEL_MODEL, PROFILE
 from .encoding import (M64, DecodeError, Reader, _element_size, encode_desc, encode_tagged, frame, i64, read_desc,
-                       read_tagged, u8, u32, u64)
+                       read_payload, u8, u32, u64)
 
 DOMAIN_REGISTRY_V1 = "cint-core-1/registry/v1"
+MAX_RAW_TRIES = 1 << 16        # implementation limit on the record sizes raw_structs tries, all globals together
+
+
+class RawPayload(bytes):
+    """The payload of a global that holds a struct whose layout a decoder was not given (raw_structs=True):
+    the bytes, ``struct`` (the qualified name), ``count`` (records) and ``record_size`` (bytes each, inferred;
+    None for no record)."""
+
+    def __new__(cls, data, struct, count, record_size):
+        self = super().__new__(cls, data)
+        self.struct = struct
+        self.count = count
+        self.record_size = record_size
+        return self
+
+    def __repr__(self):
+        return "RawPayload(%s, %d records, %d bytes)" % (self.struct, self.count, len(self))
 OWNERS = {"context": 0, "runtime": 1, "borrowed": 2}
 OWNER_NAMES = {v: k for k, v in OWNERS.items()}
 
@@ -95,7 +121,10 @@ def encode_state(st: State) -> bytes:
     gl = sorted(st.globals, key=lambda g: g[0].encode("utf-8"))
     out.append(u64(len(gl)))
     for name, desc, value in gl:
-        out += [_text(name), encode_tagged(desc, value)]
+        if isinstance(value, RawPayload):
+            out += [_text(name), encode_desc(desc), bytes(value)]
+        else:
+            out += [_text(name), encode_tagged(desc, value)]
     reg = registry_block(st.registry)
     out += [u64(0), u64(0), u64(len(reg)), reg]
     out += [u64(st.next_buffer), u64(st.next_arena), u64(st.next_pool), u64(st.entries), _text(FUEL_MODEL)]
@@ -123,7 +152,7 @@ def _expect_text(r: Reader, want: str, rule: str) -> None:
         raise DecodeError(at, rule, f"{data[:64]!r} is not {want!r}")
 
 
-def _decode_registry(r: Reader) -> List[Registration]:
+def _decode_registry(r: Reader, structs=None) -> List[Registration]:
     _expect_text(r, DOMAIN_REGISTRY_V1, "registry domain string not cint-core-1/registry/v1")
     at = r.pos
     count = r.u64("the registration count")
@@ -143,7 +172,7 @@ def _decode_registry(r: Reader) -> List[Registration]:
         gen = r.u64(f"the generation of registration {k}")
         if not 1 <= gen <= M64:
             raise DecodeError(at, "H-19a generation out of range", f"registration {rid} has generation {gen}")
-        elem = read_desc(r, role="element")
+        elem = read_desc(r, role="element", structs=structs)
         at = r.pos
         extent = r.i64(f"the extent of registration {rid}")
         if extent < 0:
@@ -175,37 +204,107 @@ def _decode_registry(r: Reader) -> List[Registration]:
     return regs
 
 
-def decode_state(data: bytes) -> State:
-    """The State of canonical state bytes, checking every structural rule (see the module docstring).
-
-    Raises DecodeError (a ValueError) with the offset of the offending field.  For bytes it
-    accepts, ``encode_state(decode_state(data)) == data``.
-    """
-    from .faultrecord import decode_fault_record
-
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError("the canonical state is bytes, not %s" % type(data).__name__)
-    r = Reader(bytes(data), 0)
-    _expect_text(r, DOMAIN_STATE_V1, "state domain string not cint-core-1/state/v1")
-    revision = r.take(32, "the revision identity")
-    _expect_text(r, PROFILE, "profile not cint-core-1")
-
+def _global_head(r: Reader, k: int, last: Optional[bytes], structs) -> Tuple[str, bytes, tuple]:
     at = r.pos
-    count = r.u64("the global count")
-    if count * 6 > r.remaining:        # a name length, a tag and a payload byte at least
-        raise DecodeError(at, "IM-148 count larger than the bytes remaining",
-                          f"{count} globals need at least {count * 6} bytes, {r.remaining} remain")
-    globals_ = []
+    name = r.utf8(f"the name of global {k}")
+    key = name.encode("utf-8")
+    if last is not None and key <= last:
+        raise DecodeError(at, "globals strictly increasing by name bytes", f"{name!r} after {last.decode()!r}")
+    return name, key, read_desc(r, structs=structs)
+
+
+def _unknown_records(desc: tuple) -> Optional[Tuple[str, int]]:
+    """(struct name, record count) of a struct or an array of structs whose fields are unknown, or None."""
+    if desc[0] == "struct" and desc[2] is None:
+        return desc[1], 1
+    if desc[0] == "array" and desc[1][0] == "struct" and desc[1][2] is None:
+        n = 1
+        for e in desc[2]:
+            n *= e
+        return desc[1][1], n
+    return None
+
+
+def _strict_globals(r: Reader, count: int, structs) -> list:
+    out = []
     last = None
     for k in range(count):
-        at = r.pos
-        name = r.utf8(f"the name of global {k}")
-        key = name.encode("utf-8")
-        if last is not None and key <= last:
-            raise DecodeError(at, "globals strictly increasing by name bytes", f"{name!r} after {last.decode()!r}")
-        last = key
-        desc, value = read_tagged(r)
-        globals_.append((name, desc, value))
+        name, last, desc = _global_head(r, k, last, structs)
+        try:
+            value = read_payload(r, desc)
+        except DecodeError as e:
+            if e.rule != "struct layout unknown":
+                raise
+            raise DecodeError(e.offset, e.rule, f"global {name!r}: {e.detail}") from None
+        out.append((name, desc, value))
+    return out
+
+
+def _raw_globals(buf: bytes, pos: int, count: int, structs, tail):
+    """The globals from ``pos``, a struct payload without a layout kept as a RawPayload, and ``tail(r)`` of
+    the bytes after them.  A depth-first search over record sizes (smallest first, one per struct name),
+    iterative, at most MAX_RAW_TRIES sizes in all."""
+    stack: list = []    # per open choice: [k, payload offset, name, desc, struct, records, next size, last size,
+    root = None         # globals before it, sizes before it]; root: the first choice (for the error)
+    out: list = []
+    sizes: dict = {}
+    k = 0
+    tries = 0
+    while True:
+        try:
+            r = Reader(buf, pos)
+            while k < count:
+                name, key, desc = _global_head(r, k, out[-1][0].encode("utf-8") if out else None, structs)
+                unknown = _unknown_records(desc)
+                if unknown is None:
+                    out.append((name, desc, read_payload(r, desc)))
+                    k += 1
+                    continue
+                qn, n = unknown
+                if qn in sizes or n == 0:
+                    size = sizes.get(qn)
+                    data = r.take(n * size if size is not None else 0, f"the payload of global {name!r}")
+                    out.append((name, desc, RawPayload(data, qn, n, size)))
+                    k += 1
+                    continue
+                choice = [k, r.pos, name, desc, qn, n, 0, r.remaining // n, len(out), dict(sizes)]
+                root = root or choice
+                stack.append(choice)
+                break
+            else:
+                return out, tail(r)
+        except DecodeError:
+            if not stack:
+                raise
+        while stack:
+            c = stack[-1]
+            if c[6] > c[7]:
+                stack.pop()
+                continue
+            size = c[6]
+            c[6] += 1
+            tries += 1
+            if tries > MAX_RAW_TRIES:
+                raise DecodeError(root[1], "implementation limit",
+                                  f"more than {MAX_RAW_TRIES} record sizes tried for structs without a layout "
+                                  f"(global {root[2]!r}, struct {root[4]!r}); pass structs=")
+            k, at, name, desc, qn, n = c[:6]
+            del out[c[8]:]
+            sizes = dict(c[9])
+            sizes[qn] = size
+            out.append((name, desc, RawPayload(buf[at:at + n * size], qn, n, size)))
+            k += 1
+            pos = at + n * size
+            break
+        else:
+            raise DecodeError(root[1], "struct layout unknown",
+                              f"global {root[2]!r}: no record size of struct {root[4]!r} lets the rest of the "
+                              "state decode")
+
+
+def _decode_tail(r: Reader, structs) -> tuple:
+    """Everything after the globals: (registrations, counters, entries, fault, effects)."""
+    from .faultrecord import decode_fault_record
 
     for what in ("arena", "pool"):
         at = r.pos
@@ -222,7 +321,7 @@ def decode_state(data: bytes) -> State:
     start = r.pos
     block = r.take(n, "the registry block")
     try:
-        regs = _decode_registry(Reader(block, 0))
+        regs = _decode_registry(Reader(block, 0), structs)
     except DecodeError as e:
         raise DecodeError(start + e.offset, e.rule, e.detail) from None
 
@@ -253,5 +352,39 @@ def decode_state(data: bytes) -> State:
     if effects < 0:
         raise DecodeError(at, "negative effect count", f"{effects} effects")
     r.finish()
-    return State(revision=revision, globals=globals_, registry=regs, next_buffer=counters[0][1],
-                 next_arena=counters[1][1], next_pool=counters[2][1], entries=entries, fault=fault, effects=effects)
+    return regs, [v for _, v in counters], entries, fault, effects
+
+
+def decode_state(data: bytes, structs: Optional[Mapping[str, Sequence[tuple]]] = None, *,
+                 raw_structs: bool = False) -> State:
+    """The State of canonical state bytes, checking every structural rule (see the module docstring).
+
+    ``structs`` maps a qualified struct name to its field descriptors (as for read_tagged); a global
+    holding a struct not in it is refused (rule ``struct layout unknown``), or with ``raw_structs``
+    kept as a RawPayload.  Raises DecodeError (a ValueError) with the offset of the offending field.
+    For bytes it accepts, ``encode_state(decode_state(data, ...)) == data``.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError("the canonical state is bytes, not %s" % type(data).__name__)
+    if structs is not None and not isinstance(structs, Mapping):
+        raise TypeError("structs is a mapping of qualified struct name to field descriptors, not %s"
+                        % type(structs).__name__)
+    buf = bytes(data)
+    r = Reader(buf, 0)
+    _expect_text(r, DOMAIN_STATE_V1, "state domain string not cint-core-1/state/v1")
+    revision = r.take(32, "the revision identity")
+    _expect_text(r, PROFILE, "profile not cint-core-1")
+
+    at = r.pos
+    count = r.u64("the global count")
+    if count * 6 > r.remaining:        # a name length, a tag and a payload byte at least
+        raise DecodeError(at, "IM-148 count larger than the bytes remaining",
+                          f"{count} globals need at least {count * 6} bytes, {r.remaining} remain")
+    if raw_structs:
+        globals_, rest = _raw_globals(buf, r.pos, count, structs, lambda rr: _decode_tail(rr, structs))
+    else:
+        globals_ = _strict_globals(r, count, structs)
+        rest = _decode_tail(r, structs)
+    regs, counters, entries, fault, effects = rest
+    return State(revision=revision, globals=globals_, registry=regs, next_buffer=counters[0],
+                 next_arena=counters[1], next_pool=counters[2], entries=entries, fault=fault, effects=effects)

@@ -424,7 +424,7 @@ class Emitter:
                 # a header (U64 rank, I64 extents) that the canonical state reads (state.c global_desc), then
                 # the elements row-major; each function reads it through a view (gview)
                 et = t.elem
-                if not (isinstance(et, (BoolType, EnumType, ErrorSetType, IntType, StructType))):
+                if not (isinstance(et, (BoolType, EnumType, ErrorSetType, IntType, StructType, FixedType))):
                     raise refuse(g.span, "a module-level array of %s" % et)
                 es = self.c_layout(et, g.span)[0]
                 n = 1
@@ -493,6 +493,15 @@ class Emitter:
             return size, align
         raise refuse(span, "a module-level array of %s" % t)
 
+    def packable(self, t) -> bool:
+        """Whether values of t have a C layout that c_pack writes (Bool, integers, enums, error sets, Q, and
+        structs of those with array fields of them)."""
+        if isinstance(t, (BoolType, IntType, EnumType, ErrorSetType, FixedType)):
+            return True
+        if isinstance(t, StructType):
+            return all(self.packable(ft.elem if isinstance(ft, ArrayType) else ft) for _, ft, _ in t.fields)
+        return False
+
     def c_pack(self, t, v, span=None) -> bytes:
         """The bytes of value v of type t in its C layout (c_layout), padding zero."""
         size = self.c_layout(t, span)[0]
@@ -555,6 +564,9 @@ class Emitter:
                 qn = ("%s.%s" % (g.module or self.c.name, g.name)).encode()
                 if isinstance(t.elem, StructType):
                     et = "CINT_TAG_STRUCT, 0u, 0u, 0u, %du, 0u" % self.struct_ids[t.elem.qname]
+                elif isinstance(t.elem, FixedType):
+                    # Q elements: the storage tag in reserved0, the fraction bits in frac (cint_rt.h)
+                    et = "CINT_TAG_Q, CINT_TAG_%s, %du, 0u, 0u, 0u" % (t.elem.storage.name(), t.elem.f)
                 else:
                     et = "%s, 0u, 0u, 0u, 0u, 0u" % self.tag(t.elem)
                 ginfo.append("{{%s, %du, 0u}, {CINT_TAG_ARRAY, %s}, %du, %du}" % (c_str(qn), len(qn), et, off, size))
@@ -1720,14 +1732,21 @@ class Emitter:
         t = sym.type
         v = sym.value
         et = t.elem
-        if not (isinstance(et, (BoolType, EnumType, ErrorSetType)) or (isinstance(et, IntType) and et.bits <= 64)):
+        if not self.packable(et):
             raise refuse(span, "a constant array of %s" % et)
         names = self.__dict__.setdefault("const_arrays", {})
         if id(v) not in names:
             names[id(v)] = ("ca%d" % len(names), v)
-            cells = [self.const(et, x, span) for x in v.elements()] or ["0"]
-            self.descs.append("static const %s %s[%d] = {%s};" % (self.ctype(et), names[id(v)][0], len(cells),
-                                                                  ", ".join(cells)))
+            if isinstance(et, (BoolType, EnumType, ErrorSetType)) or (isinstance(et, IntType) and et.bits <= 64):
+                cells = [self.const(et, x, span) for x in v.elements()] or ["0"]
+                self.descs.append("static const %s %s[%d] = {%s};" % (self.ctype(et), names[id(v)][0], len(cells),
+                                                                      ", ".join(cells)))
+            else:
+                # Q, I128..I1024 and struct elements: the bytes of their C layout (c_pack; the layout of a
+                # struct is checked by _Static_assert), aligned for the element
+                data = b"".join(self.c_pack(et, x, span) for x in v.elements()) or bytes(1)
+                self.descs.append("static const _Alignas(8) uint8_t %s[%d] = {%s};" % (
+                    names[id(v)][0], len(data), ", ".join(str(b) for b in data)))
         name = self.tmp("cint_gen_array", lines)
         lines.append("cintg_inline(&%s, %s, (int64_t)sizeof(%s), %s, %du, (const int64_t[4]){%s});" % (
             name, names[id(v)][0], self.ctype(et), self.elem_type(et), t.rank,
@@ -2095,7 +2114,7 @@ class Emitter:
     def x_ArrayLit(self, e, lines):
         t = e.ty
         if t.rank != 1:
-            raise refuse(e.span, "a nested array literal")
+            return self.nested_lit(e, lines)
         n = len(e.items)
         if isinstance(t.elem, StructType):
             vals = [self.expr(x, lines) for x in e.items]
@@ -2106,6 +2125,38 @@ class Emitter:
         lines.append("  " + self.alloc_array(name, t.elem, 1, "sh_", self.at_nostep(e.span), e.span) + " }")
         for k, (v, x) in enumerate(zip(vals, e.items)):
             lines.append("*(%s *)cint_elem1(&%s, %d) = %s;" % (self.ctype(t.elem), name, k, self.coerce(v, x.ty, t.elem)))
+        return name
+
+    def nested_lit(self, e, lines):
+        """A literal of rank 2 to 4 (interp: x_ArrayLit): its leaves in source order (depth first, left to
+        right; each nested literal evaluates its items before it is copied), then one fresh row-major array of
+        the literal's shape, known at compile time: every item of a nested literal is a literal."""
+        t = e.ty
+        leaves = []
+
+        def shape(x, r):
+            if r == 1:
+                leaves.extend(x.items)
+                return (len(x.items),)
+            subs = [shape(y, r - 1) for y in x.items]
+            inner = subs[0] if subs else (0,) * (r - 1)
+            if any(s != inner for s in subs):
+                # the checker accepts it when an inner extent is computed; the interpreter stops without a
+                # fault record (x_ArrayLit raises its MachineFault outside Evaluator.fault)
+                raise refuse(x.span, "a nested array literal whose rows differ in length")
+            return (len(x.items),) + inner
+
+        shp = shape(e, t.rank)
+        ct = self.ctype(t.elem, e.span)
+        if isinstance(t.elem, StructType):
+            vals = [self.expr(x, lines) for x in leaves]
+        else:
+            vals = [self.tmp(ct, lines, self.expr(x, lines)) for x in leaves]
+        name = self.tmp("cint_gen_array", lines)
+        lines.append("{ int64_t sh_[4] = {%s};" % ", ".join(str(x) for x in list(shp) + [0] * (4 - len(shp))))
+        lines.append("  " + self.alloc_array(name, t.elem, t.rank, "sh_", self.at_nostep(e.span), e.span) + " }")
+        for k, (v, x) in enumerate(zip(vals, leaves)):
+            lines.append("((%s *)%s.data)[%d] = %s;" % (ct, name, k, self.coerce(v, x.ty, t.elem)))
         return name
 
     def x_Call(self, e, lines, void_ok=False):

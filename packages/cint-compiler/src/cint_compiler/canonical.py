@@ -38,6 +38,37 @@ def desc_of(t):
     raise NotImplementedError("the canonical form of a %s value (issue 5)" % t)
 
 
+def struct_layouts(program, types=()) -> dict:
+    """The ``structs=`` mapping of cint_abi (decode_state, read_tagged) for a program: qualified name ->
+    field descriptors (desc_of) of every struct its types, its module variables and ``types`` name, nested
+    structs included.  A struct without a canonical form (a field desc_of does not cover, an array field
+    of computed extent) is left out, so a state naming it is refused."""
+    from cint_abi.encoding import encode_desc
+    out = {}
+
+    def visit(t):
+        if isinstance(t, ArrayType):
+            visit(t.elem)
+        elif isinstance(t, StructType) and t.qname not in out:
+            out[t.qname] = None
+            try:
+                d = desc_of(t)
+                encode_desc(d)
+            except (NotImplementedError, TypeError, ValueError):
+                return
+            out[t.qname] = d[2]
+            for _, ft, _ in t.fields:
+                visit(ft)
+
+    for t in list(getattr(program, "types", {}).values()):
+        visit(t)
+    for sym in getattr(program, "globals", ()):
+        visit(sym.type)
+    for t in types:
+        visit(t)
+    return {k: v for k, v in out.items() if v is not None}
+
+
 def _scalar(t, v):
     if isinstance(t, StructType):
         return [value_of(ft, v.fields.get(n))[1] for n, ft, _ in t.fields]

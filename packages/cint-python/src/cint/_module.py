@@ -15,6 +15,8 @@ from pathlib import Path
 from cint_abi import structs as S
 from cint_abi import typesig as T
 from cint_abi.checkpoint import decode_checkpoint, encode_checkpoint, type_name
+from cint_abi.checkpoint import read_checkpoint as _read_checkpoint
+from cint_abi.encoding import Reader, read_desc
 from cint_abi.codes import FAULT_NAMES, REFUSAL_REASONS, RUNTIME_CONTRACT, STATUSES
 from cint_abi.faultrecord import decode_fault_record
 from cint_abi.reflect import read_library
@@ -103,6 +105,7 @@ class Module:
                                                                             "__module__": "cint"})
         self._api()
         self._copies = None
+        self._struct_map = None
         base = _local_symbol(self.path, "cint_abi_version")
         off = _local_symbol(self.path, "cint_gen_copies")
         if base is not None and off is not None:
@@ -171,6 +174,29 @@ class Module:
                 lib = bytes(32)
             self._digest_cache = {"library": lib, "source-map": bytes(self._program.contents.source_map)}
         return self._digest_cache
+
+    def _structs(self):
+        """The ``structs=`` mapping of cint_abi (decode_state, decode_checkpoint): qualified struct name -> field
+        descriptors, from the root module's record layout table (A-14, A-19), the layout the runtime's own
+        state encoder walks.  The table gives an array field as its element count, so such a field is
+        rank 1 (the payload bytes are the same) unless an export's type signature defines the struct,
+        whose literal extents are then used.  A struct the table has no canonical form for is left out."""
+        if self._struct_map is None:
+            layouts = _record_layouts(self._table)
+            for e in self.exports:
+                if e.signature is None:
+                    continue
+                defs = e.signature.definitions
+                for d in defs:
+                    if isinstance(d, T.StructDef) and d.qname in layouts:
+                        try:
+                            fields = tuple(_sig_desc(ft, defs) for _, _, ft in d.fields)
+                        except ValueError:
+                            continue
+                        if _flat(fields) == _flat(layouts[d.qname]):
+                            layouts[d.qname] = fields
+            self._struct_map = layouts
+        return self._struct_map
 
     def _global_types(self):
         """name -> type name of the program's module variables (for the messages of a refused restore)."""
@@ -405,7 +431,8 @@ class Context:
     def checkpoint(self) -> bytes:
         """9.2: the context's state as a checkpoint (an envelope around the canonical state)."""
         state = self._state_bytes("checkpoint()")
-        return encode_checkpoint(state, contract=RUNTIME_CONTRACT, digests=self._module._digests())
+        return encode_checkpoint(state, contract=RUNTIME_CONTRACT, digests=self._module._digests(),
+                                 structs=self._module._structs())
 
     def state_hash(self) -> bytes:
         """M-5: SHA-256 over the canonical state bytes (32 bytes)."""
@@ -421,7 +448,7 @@ class Context:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("Context.restore() takes the bytes of a checkpoint, not %s" % type(data).__name__)
         try:
-            cp = decode_checkpoint(bytes(data))
+            cp = decode_checkpoint(bytes(data), self._module._structs())
         except ValueError as ex:
             raise Refused("restore(): malformed checkpoint (H-19a): %s" % ex) from None
         if cp.contract != RUNTIME_CONTRACT:
@@ -560,6 +587,100 @@ def _scalar(v, t, pname):
         raise Refused("parameter %s is %s: %d is outside %d..%d" % (pname, name, v, lo, hi), code="E_NARROW",
                       parameter=pname)
     return int(v)
+
+
+_T_STRUCT, _T_Q = 0x71, 0x31
+
+
+def _record_layouts(table):
+    """qualified name -> field descriptors of each row of a module table's record layout table."""
+    info = table.info.contents
+    n = info.record_count
+    names = [S.text(table.record_names[r].bytes, table.record_names[r].len).decode("utf-8", "replace")
+             if table.record_names else "" for r in range(n)]
+    memo = {}
+
+    def fields(rid, depth):
+        if rid in memo:
+            return memo[rid]
+        if depth > 64 or rid >= n or not names[rid]:
+            raise ValueError("record %d has no canonical form" % rid)
+        lay = info.records[rid]
+        out = []
+        for j in range(lay.field_count):
+            f = lay.fields[j]
+            ty = f.type
+            if ty.code == _T_STRUCT:
+                elem = ("struct", names[ty.record_id] if ty.record_id < n else "", fields(ty.record_id, depth + 1))
+            elif ty.code == _T_Q:
+                elem = read_desc(Reader(bytes([_T_Q, ty.storage]) + int(ty.frac).to_bytes(2, "little")))
+            else:
+                elem = read_desc(Reader(bytes([ty.code])), role="element")   # Bool or an integer; else refused
+            out.append(elem if f.count == 1 else ("array", elem, (int(f.count),)))
+        memo[rid] = tuple(out)
+        return memo[rid]
+
+    layouts = {}
+    for rid in range(n):
+        try:
+            if names[rid]:
+                layouts[names[rid]] = fields(rid, 0)
+        except ValueError:
+            continue
+    return layouts
+
+
+def _sig_desc(t, defs):
+    """The cint_abi descriptor of a struct field's typesig type (literal extents only)."""
+    if isinstance(t, T.Bool):
+        return ("bool",)
+    if isinstance(t, T.Int):
+        return ("int", t.signed, t.bits)
+    if isinstance(t, T.Fixed):
+        return ("fixed", t.storage_bits, t.f)
+    if isinstance(t, T.StructRef):
+        d = defs[t.index]
+        return ("struct", d.qname, tuple(_sig_desc(ft, defs) for _, _, ft in d.fields))
+    if isinstance(t, T.Array):
+        dims = []
+        for d in t.dims:
+            if not isinstance(d, T.Extent) or d.bound.symbol is not None:
+                raise ValueError("an array field of open extent")
+            dims.append(d.bound.offset)
+        return ("array", _sig_desc(t.elem, defs), tuple(dims))
+    raise ValueError("no field descriptor for %r" % (t,))
+
+
+def _flat(fields):
+    """Field descriptors as (element, count) pairs: what fixes the payload bytes (a scalar is a count of 1)."""
+    def elem(f):
+        return ("struct", f[1], _flat(f[2])) if f[0] == "struct" else f
+    out = []
+    for f in fields:
+        if f[0] == "array":
+            n = 1
+            for e in f[2]:
+                n *= e
+            out.append((elem(f[1]), n))
+        else:
+            out.append((elem(f), 1))
+    return tuple(out)
+
+
+def read_checkpoint(data, module=None):
+    """cint.read_checkpoint (9.2 paragraph 4): a read-only view of a checkpoint's bytes.
+
+    With ``module`` (a Module, or a Context of one), a global holding records of a struct of its program has
+    them as tuples of field values; otherwise (or for a struct the module does not have) its value is a
+    cint_abi.state.RawPayload, the payload bytes with ``struct``, ``count`` and the inferred ``record_size``."""
+    structs = None
+    if module is not None:
+        if isinstance(module, Context):
+            module = module._module
+        if not isinstance(module, Module):
+            raise TypeError("module= takes a cint.Module (or a Context), not %s" % type(module).__name__)
+        structs = module._structs()
+    return _read_checkpoint(data, structs)
 
 
 def _fixed_name(t):

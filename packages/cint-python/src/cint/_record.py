@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 
 from cint_abi import typesig as T
@@ -190,7 +189,7 @@ def attach(ctx, rec):
         ex.restore(data)          # a refused restore raises and records nothing: the state is unchanged
         if rec.recording:
             from cint_abi.checkpoint import decode_checkpoint
-            restored = hashlib.sha256(decode_checkpoint(data).state_bytes).digest()
+            restored = hashlib.sha256(decode_checkpoint(data, ctx._module._structs()).state_bytes).digest()
             rec.restore(before, restored, bytes(data), ex.state_hash())
 
     def clear_fault():
@@ -206,32 +205,38 @@ def attach(ctx, rec):
 
 def _ref_compiled(rec):
     """The reference executor's program, compiled from the recording's own code."""
-    from cint_compiler import driver
-    _, mods = rec.revisions[0]
-    with tempfile.TemporaryDirectory(prefix="cint-replay-") as d:
-        for m in mods:
-            p = Path(d) / m.path
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_bytes(m.source)
-        return driver.compile_file(Path(d) / mods[0].path, Path(d))
+    from cint_replay.replay import compile_recording
+    return compile_recording(rec)
 
 
 def replay(module, path, *, backend="ref", stop=None, inputs=None):
     """cint.replay (9.3 paragraph 8): replays the recording at ``path`` on backend "ref" or "cpu"."""
-    from cint_replay.replay import check
+    from cint_compiler.canonical import struct_layouts
+    from cint_replay.replay import check, recording_structs
     if backend not in ("ref", "cpu"):
         raise ValueError("backend is 'ref' (cpu-sir-interp) or 'cpu' (cpu-c17), not %r" % (backend,))
     data = Path(os.fspath(path)).read_bytes()
     if backend == "cpu":
         def make(depth, frame_arena):
             return CpuExecutor(module.context(fuel=None, depth=depth, frame_arena_elements=frame_arena))
+
+        def structs(rec):     # made only when a checkpoint of the recording holds struct values
+            if rec.header.revision == module_revision(module):
+                return module._structs()
+            return recording_structs(rec)
     else:
-        rec = check(data)
-        compiled = _ref_compiled(rec)
+        made = {}
+
+        def layouts(rec):
+            made["compiled"] = _ref_compiled(rec)
+            return struct_layouts(made["compiled"].program)
+        rec = check(data, layouts)
+        compiled = made.get("compiled") or _ref_compiled(rec)
+        structs = struct_layouts(compiled.program)
         if compiled.revision != rec.header.revision:
             raise F.RecordingError(0, "the recorded sources do not compile to the recorded revision identity")
 
         def make(depth, frame_arena):
             from cint_replay import RefExecutor
             return RefExecutor(compiled, depth=depth, frame_arena_elements=frame_arena)
-    return _replay(data, make, stop=stop, inputs=inputs, revision=module_revision(module))
+    return _replay(data, make, stop=stop, inputs=inputs, revision=module_revision(module), structs=structs)

@@ -17,8 +17,9 @@ from cint_abi.codes import RUNTIME_CONTRACT
 from cint_abi.encoding import encode_tagged
 from cint_compiler import canonical
 from cint_compiler.interp import Context
-from cint_compiler.types import ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType
-from cint_compiler.values import ArrayValue, EnumValue, ErrorValue
+from cint_compiler.types import (ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType,
+                                 StructType)
+from cint_compiler.values import ArrayValue, EnumValue, ErrorValue, StructValue
 
 from .outcome import FAULT, FAULTED, OK, REFUSED, EntryOutcome
 
@@ -37,6 +38,8 @@ def _scalar_in(t, v, where):
                 return EnumValue(t.qname, name, v)
         raise RestoreRefused("%s: %d is no enumerator of %s" % (where, v, t.qname))
     if isinstance(t, ErrorSetType):
+        if v == 0:
+            return None           # no error value: the zero fill (canonical._scalar writes it as tag 0)
         if not 1 <= v <= len(t.values):
             raise RestoreRefused("%s: tag %d is no value of the error set %s" % (where, v, t.qname))
         s, name = t.values[v - 1]
@@ -44,6 +47,20 @@ def _scalar_in(t, v, where):
     if isinstance(t, (IntType, FixedType)):
         return int(v)
     raise RestoreRefused("%s: a module variable of type %s cannot be restored by this executor" % (where, t))
+
+
+def _value_in(t, v, where):
+    """The interpreter's value of the canonical value ``v`` of type ``t``: a struct (a list of field values,
+    an array field as nested lists of its extents) becomes a StructValue."""
+    if isinstance(t, StructType):
+        if not isinstance(v, (list, tuple)) or len(v) != len(t.fields):
+            raise RestoreRefused("%s: a value of struct %s has %d fields" % (where, t.qname, len(t.fields)))
+        return StructValue(t, {n: _value_in(ft, fv, "%s.%s" % (where, n)) for (n, ft, _), fv in zip(t.fields, v)})
+    if isinstance(t, ArrayType):
+        dims = tuple(t.dims)
+        it = iter([_value_in(t.elem, x, where) for x in _flatten(v, dims)])
+        return ArrayValue.new(t.elem, dims, lambda: next(it))
+    return _scalar_in(t, v, where)
 
 
 def _flatten(v, shape):
@@ -68,6 +85,8 @@ class RefExecutor:
         self.ctx = Context(compiled.program, compiled.revision, output=self._effects.append)
         self.ctx.registry = []
         self.ctx.next_buffer = self.ctx.next_arena = self.ctx.next_pool = 1
+        # the structs= mapping of cint_abi: the field layout of every struct a state of this program holds
+        self.structs = canonical.struct_layouts(compiled.program)
         self._last_fuel = 0
         # the envelope's build digests: each module's source (the interpreter has no other build)
         self.digests = {"source:" + p: hashlib.sha256(s.encode("utf-8")).digest() for p, s in compiled.sources.items()}
@@ -125,7 +144,8 @@ class RefExecutor:
 
     def checkpoint(self) -> bytes:
         from cint_abi.checkpoint import encode_checkpoint
-        return encode_checkpoint(self.state_bytes(), contract=RUNTIME_CONTRACT, digests=self.digests)
+        return encode_checkpoint(self.state_bytes(), contract=RUNTIME_CONTRACT, digests=self.digests,
+                                 structs=self.structs)
 
     def clear_fault(self):
         self.ctx.clear_fault()
@@ -138,7 +158,7 @@ class RefExecutor:
         """Restores a checkpoint of either executor; RestoreRefused leaves the context unchanged."""
         from cint_abi.checkpoint import decode_checkpoint
         try:
-            cp = decode_checkpoint(data)
+            cp = decode_checkpoint(data, self.structs)
         except ValueError as ex:
             raise RestoreRefused("malformed checkpoint: %s" % ex) from None
         if cp.contract != RUNTIME_CONTRACT:
@@ -163,13 +183,13 @@ class RefExecutor:
                 d, cur = canonical.value_of(t, ctx.globals[sym])
                 if desc[:2] != d[:2] or desc[2] != d[2]:
                     raise RestoreRefused("%s: the checkpoint's type %r is not %r" % (qn, desc, d))
-                flat = [_scalar_in(t.elem, x, qn) for x in _flatten(value, desc[2])]
+                flat = [_value_in(t.elem, x, qn) for x in _flatten(value, desc[2])]
                 it = iter(flat)
                 new_globals[sym] = ArrayValue.new(t.elem, desc[2], lambda: next(it))
             else:
                 if desc != canonical.desc_of(t):
                     raise RestoreRefused("%s: the checkpoint's type %r is not %r" % (qn, desc, canonical.desc_of(t)))
-                new_globals[sym] = _scalar_in(t, value, qn)
+                new_globals[sym] = _value_in(t, value, qn)
         # registrations: the interpreter owns no host memory; every registration is of memory it does
         # not own, so a restore drops them all, and their identifiers are not issued again (M-11a)
         nb = max(st.next_buffer, ctx.next_buffer)

@@ -40,13 +40,33 @@ class ReplayResult:
         return "<ReplayResult %s boundaries=%d stopped=%s>" % (self.status, self.boundaries, self.stopped)
 
 
-def _state_hash_of_checkpoint(data: bytes) -> bytes:
-    from cint_abi.checkpoint import decode_checkpoint
-    return hashlib.sha256(decode_checkpoint(data).state_bytes).digest()
+def compile_recording(rec: F.Recording):
+    """The program of a recording's own code (cint_compiler.driver.Compiled), compiled from its sources."""
+    import tempfile
+    from pathlib import Path
+
+    from cint_compiler import driver
+    _, mods = rec.revisions[0]
+    with tempfile.TemporaryDirectory(prefix="cint-replay-") as d:
+        for m in mods:
+            p = Path(d) / m.path
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(m.source)
+        return driver.compile_file(Path(d) / mods[0].path, Path(d))
 
 
-def check(data: bytes) -> F.Recording:
-    """The whole-file check of 9.3 paragraph 4; RecordingError names the first problem."""
+def recording_structs(rec: F.Recording):
+    """The ``structs=`` mapping (cint_abi.state.decode_state) of the program a recording's code compiles to."""
+    from cint_compiler.canonical import struct_layouts
+    return struct_layouts(compile_recording(rec).program)
+
+
+def check(data: bytes, structs=None) -> F.Recording:
+    """The whole-file check of 9.3 paragraph 4; RecordingError names the first problem.
+
+    A checkpoint holding struct values decodes with ``structs`` (the mapping of cint_abi's decode_state, or
+    a callable that takes the Recording and gives it); without it, the mapping of the program the recorded
+    code compiles to (recording_structs), made only when a checkpoint needs one."""
     from cint_abi.checkpoint import decode_checkpoint
     rec = F.read(data)
     h = rec.header
@@ -60,9 +80,27 @@ def check(data: bytes) -> F.Recording:
     for ev in rec.events:
         if ev.kind in (F.CHECKPOINT, F.RESTORE) and ev.fields.get("data") is not None:
             blobs.append(("the checkpoint of event %d" % ev.index, ev.fields["data"]))
+    layouts = structs
+
+    def decode(b):
+        nonlocal layouts
+        try:
+            return decode_checkpoint(b, None if callable(layouts) else layouts)
+        except ValueError as ex:
+            if getattr(ex, "rule", None) != "struct layout unknown" or (layouts is not None and not callable(layouts)):
+                raise
+        if layouts is None:
+            try:
+                layouts = recording_structs(rec)
+            except Exception as ex:        # the code was checked against the revision: a compiler refusal
+                raise F.RecordingError(0, "the recorded code does not compile", str(ex)) from None
+        else:
+            layouts = layouts(rec)
+        return decode_checkpoint(b, layouts)
+
     for what, b in blobs:
         try:
-            cp = decode_checkpoint(b)
+            cp = decode(b)
         except ValueError as ex:
             raise F.RecordingError(0, "%s is malformed" % what, str(ex)) from None
         if cp.state.revision != h.revision:
@@ -85,10 +123,11 @@ def _outcome_after(rec, k):
     return effects, rec.events[j]
 
 
-def replay(data: bytes, make_executor, *, stop: Optional[int] = None, inputs=None, revision=None) -> ReplayResult:
+def replay(data: bytes, make_executor, *, stop: Optional[int] = None, inputs=None, revision=None,
+           structs=None) -> ReplayResult:
     if stop is not None and (type(stop) is not int or stop < 0):
         raise ValueError("stop is a boundary number >= 0 or None, not %r" % (stop,))
-    rec = check(data)
+    rec = check(data, structs)
     if revision is not None and bytes(revision) != rec.header.revision:
         raise Unreplayable(0, "the recording is of revision %s; the module given is revision %s" % (
             rec.header.revision.hex()[:16], bytes(revision).hex()[:16]))
