@@ -275,3 +275,17 @@ def test_zero_fill_of_a_struct_holding_an_error_set_needs_an_initializer():
         assert err.code == "C2054" and ("`%s`" % name) in str(err)
     err = compile_error(base + "S g;\nexport I64 run() { return 0; }\n")
     assert err.code == "C2054"
+
+
+def test_a_ragged_nested_literal_faults_with_a_record():
+    from compiler_testkit import run
+    o = run("I64 f(I64 n) {\n    I32[2, n] m = [[1, 2], [3]];\n    return 0;\n}\nI64 run() { return f(2); }\n")
+    assert o.kind == "fault" and o.record.code == "E_SHAPE" and o.record.operation == "copy.shape"
+    assert (o.record.position.line, o.record.position.column) == (2, 28)
+
+
+def test_a_constant_named_by_a_signature_extent(tmp_path):
+    from compiler_testkit import both
+    src = ("const I64 K = 3;\nI64 f(in I64[K] b) { return b[0] + b[K - 1]; }\n"
+           "export I64 run() { I64[3] a = [1, 2, 3]; return f(a); }\n")
+    assert "return I64 4" in both(tmp_path, src)

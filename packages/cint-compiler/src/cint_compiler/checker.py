@@ -339,11 +339,12 @@ class Checker:
         for it in items:
             if isinstance(it, A.StructDecl):
                 self.define_struct_fields(it)
-        self.early = None
-        # Pass 2: functions, kernels, constants, module variables
+        # Pass 2: functions, kernels, constants, module variables (a constant that a signature's extent
+        # names is declared there, as for bit widths)
         for it in items:
             if isinstance(it, (A.FuncDecl, A.KernelDecl)):
                 self.declare_function(it)
+        self.early = None
         has_main = "main" in self.functions
         if is_script and has_main:
             raise _err("C3011", self.functions["main"].decl.span,

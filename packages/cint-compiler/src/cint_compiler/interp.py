@@ -241,10 +241,10 @@ class Evaluator:
             return ArrayValue(t.elem, Storage([copy_value(v) for v in vals]), 0, (len(vals),), (1,))
         # nested: flatten row-major
         inner_shape = vals[0].shape if vals else tuple(0 for _ in t.dims[1:])
-        for v in vals:
-            if v.shape != inner_shape:
-                raise MachineFault("E_SHAPE", "copy.shape", [(I64, 1), (I64, v.shape[0])], None,
-                                   (I64, inner_shape[0]))
+        for item, v in zip(e.items, vals):
+            if v.shape != inner_shape:       # a row of another length: a fault of the row, with a record
+                self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, 1), (I64, v.shape[0])], None,
+                                        (I64, inner_shape[0])), item.span)
         cells = []
         for v in vals:
             cells.extend(copy_value(x) for x in v.elements())
