@@ -152,13 +152,35 @@ static void w_record(const cint_ctx *ctx, wsink *s, uint32_t id, const uint8_t *
    An array of records (storage CINT_TAG_STRUCT, record_id the row of the root module's record layout
    table) has after its extents a U64 length and that many bytes of its whole head (0x51, 0x71, the
    struct's qualified name, rank, extents), padded to 8 bytes, then the records in their C layout
-   (*esize bytes each); its payload is each record's canonical fields (record_size). 0: no canonical
-   form. */
+   (*esize bytes each); its payload is each record's canonical fields (record_size). A record (type code
+   CINT_TAG_STRUCT, record_id its row) has in its storage a U64 length and that many bytes of its head
+   (0x71, the struct's qualified name), padded to 8 bytes, then the record in its C layout; its payload
+   is the record's canonical fields. 0: no canonical form. */
 static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint8_t d[40], const uint8_t **head,
                             uint64_t *off, uint64_t *payload, uint32_t *esize)
 {
     const cint_type *t = &g->type;
     *head = d;
+    if (t->code == CINT_TAG_STRUCT) {
+        const cint_module_info *m = ctx->module;
+        uint64_t canon = 0, hlen = 0;
+        if (t->storage != 0 || t->reserved0 != 0 || t->frac != 0 || t->reserved1 != 0 || t->reserved2 != 0 ||
+            m == NULL || t->record_id >= m->record_count || !record_size(ctx, t->record_id, 0u, &canon))
+            return 0;
+        uint64_t csize = m->records[t->record_id].size;
+        if (g->offset > ctx->globals_bytes || ctx->globals_bytes - g->offset < 8u) return 0;
+        const uint8_t *h = ctx->globals + g->offset;
+        uint64_t avail = ctx->globals_bytes - g->offset;
+        for (unsigned b = 0; b < 8u; b++) hlen |= (uint64_t)h[b] << (8u * b);
+        if (hlen < 5u || hlen > UINT32_MAX || hlen > avail - 8u || h[8] != CINT_TAG_STRUCT) return 0;
+        uint64_t data = 8u + (hlen + 7u) / 8u * 8u;
+        if (csize == 0 || csize > UINT32_MAX || g->bytes != data + csize || g->bytes > avail) return 0;
+        *head = h + 8u;
+        *off = g->offset + data;
+        *payload = canon;
+        *esize = (uint32_t)csize;
+        return (uint32_t)hlen;
+    }
     if (t->code != CINT_TAG_ARRAY) {
         uint32_t size = 0, n = scalar_desc(t, d, &size);
         if (n == 0 || g->bytes != size) return 0;
@@ -330,7 +352,9 @@ static cint_status state_write(cint_ctx *ctx, wsink *s)
         w_text(s, g->name.bytes, g->name.len);
         w_put(s, hd, n);
         const uint8_t *v = ctx->globals + off;
-        if (g->type.code == CINT_TAG_ARRAY && g->type.storage == CINT_TAG_STRUCT) {
+        if (g->type.code == CINT_TAG_STRUCT) {
+            w_record(ctx, s, g->type.record_id, v);
+        } else if (g->type.code == CINT_TAG_ARRAY && g->type.storage == CINT_TAG_STRUCT) {
             uint64_t count = 0, one = 0;
             (void)record_size(ctx, g->type.record_id, 0u, &one);
             count = one ? size / one : 0u;
@@ -987,6 +1011,10 @@ static bool rd_state(cint_ctx *ctx, rd *r, scratch *sc, const cint_global_info *
         r->pos += dn;
         at = r->pos;
         if (size > left(r)) return bad(r, at);
+        if (g->type.code == CINT_TAG_STRUCT) {
+            if (!rd_record(ctx, r, g->type.record_id, sc->globals + goff)) return false;
+            continue;
+        }
         if (g->type.code == CINT_TAG_ARRAY && g->type.storage == CINT_TAG_STRUCT) {
             uint64_t one = 0;
             (void)record_size(ctx, g->type.record_id, 0u, &one);

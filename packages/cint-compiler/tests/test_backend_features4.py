@@ -405,18 +405,14 @@ export I64 run() {
     both(tmp_path, src, files={"lib/qm.ci": QLIB})
 
 
-def test_ragged_nested_literal_is_refused():
+def test_ragged_nested_literal_faults_as_the_interpreter(tmp_path):
     """A nested literal whose rows differ in length (an inner extent computed, so the checker accepts it)
-    stops the interpreter without a fault record; cpu-c17 refuses it at build rather than guess one."""
-    from cint_compiler.backend_c import Unsupported, emit
-    from cint_compiler.driver import compile_source
+    faults E_SHAPE copy.shape at the offending row on both executors (test_backend_features5.py has more)."""
     src = """I64 f[n](in I64[n] a) {
     I32[2, n] m = [[1, 2], [3]];
     return 0;
 }
 export I64 run() { I64[2] a; return f(a); }
 """
-    c = compile_source(src.encode(), "t.ci")
-    with pytest.raises(Unsupported) as ei:
-        emit(c)
-    assert ei.value.code == "C9102" and "rows differ" in str(ei.value)
+    text = both(tmp_path, src)
+    assert "fault.operation copy.shape" in text and "fault.position p.ci:2:28" in text

@@ -310,3 +310,140 @@ def test_recording_of_struct_arrays_replays_on_both(mod, env, tmp_path, backend)
     assert check(data).header.revision == check(data, mod._structs()).header.revision
     with pytest.raises(RecordingError, match="initial checkpoint is malformed.*struct layout unknown"):
         check(data, {})
+
+
+# module-level struct variables (not arrays): a tagged struct value each, beside a struct array
+SRC3 = """enum Color : U8 { red = 0, green = 1, blue = 7 }
+struct In { Bool on; I16[2, 2] v; }
+struct R { I8 a; In in_; Color c; I128 w; Q8.8 q; U64 u; }
+R r;
+In solo;
+R[2] rs;
+U8 n = 1;
+export I64 put(I64 i, I64 v) {
+    r.a = v as I8;
+    r.in_.on = v % 2 == 0;
+    r.in_.v[1, i % 2] = (v * 3) as I16;
+    r.c = Color.blue;
+    r.w = (v as I128) * 170141183460469231731687303715884105 - 1;
+    r.q = 1.25;
+    r.u = 18446744073709551615;
+    solo = r.in_;
+    solo.v[0, 0] += 1;
+    rs[i % 2] = r;
+    n += 1;
+    return v + n as I64 + solo.v[0, 0] as I64;
+}
+"""
+
+
+def _i64(out):
+    """The I64 result of a RefExecutor entry (its tagged bytes: 0x14, then 8 bytes)."""
+    assert out.status == 0 and out.result[:1] == bytes([0x14])
+    return int.from_bytes(out.result[1:], "little", signed=True)
+
+
+@pytest.mark.clause("M-3", "H-19", "M-5")
+def test_module_level_struct_variables_checkpoint_and_cross(env):
+    (env / "sv.ci").write_text(SRC3, encoding="utf-8")
+    mod3 = cint.load(env / "sv.ci")
+    ctx = mod3.context()
+    ref = ref_of(SRC3, "sv.ci")
+    assert set(mod3._structs()) == set(ref.structs) == {"sv.In", "sv.R"}    # In.v is rank 1 in the table
+    assert ctx.state_hash() == ref.state_hash()
+    for i, v in PUTS:
+        out = ref.call("put", [i, v], None)
+        assert out.status == 0 and ctx.put(i, v) == _i64(out)
+        assert out.state_hash == ctx.state_hash()
+    saved = ctx.checkpoint()
+    h = ctx.state_hash()
+    cp = decode_checkpoint(saved, ref.structs)
+    assert cp.state_bytes == decode_checkpoint(saved, mod3._structs()).state_bytes
+    g = dict((n, v) for n, _, v in cp.state.globals)
+    assert g["sv.r"][:3] == [4, [True, [[0, 0], [27, 12]]], 7] and g["sv.r"][4:] == [320, 2**64 - 1]
+    assert g["sv.solo"] == [True, [[1, 0], [27, 12]]] and g["sv.n"] == 5
+    assert encode_state(cp.state) == cp.state_bytes
+    with pytest.raises(DecodeError, match="struct layout unknown"):
+        decode_checkpoint(saved)
+    # restore on cpu-c17, in place and into a fresh context
+    ctx.put(0, 100)
+    assert ctx.state_hash() != h
+    ctx.restore(saved)
+    assert ctx.state_hash() == h
+    fresh = mod3.context()
+    fresh.restore(saved)
+    assert fresh.state_hash() == h
+    # across executors, both ways, with equal hashes after more entries
+    ref2 = ref_of(SRC3, "sv.ci")
+    ref2.restore(saved)
+    assert ref2.state_hash() == h and ref2.state_bytes() == cp.state_bytes
+    for i, v in ((2, 11), (0, -7)):
+        out = ref2.call("put", [i, v], None)
+        assert _i64(out) == fresh.put(i, v) and out.state_hash == fresh.state_hash()
+    back = mod3.context()
+    back.restore(ref2.checkpoint())
+    assert back.state_hash() == ref2.state_hash() == fresh.state_hash()
+    assert back.put(1, 3) == _i64(ref2.call("put", [1, 3], None))
+    assert back.state_hash() == ref2.state_hash()
+    # the read-only view shows the struct with the module, and raw without it
+    view = {x.name: x for x in cint.read_checkpoint(saved, mod3).globals}
+    assert view["sv.solo"].value == (True, (1, 0, 27, 12))        # the record layout table's rank-1 field
+    raw = {x.name: x.value for x in cint.read_checkpoint(saved).globals}["sv.solo"]
+    assert isinstance(raw, RawPayload) and raw.struct == "sv.In" and raw.count == 1
+
+
+@pytest.mark.clause("H-19", "M-5")
+def test_malformed_struct_variable_checkpoints_are_refused(env):
+    (env / "sv2.ci").write_text(SRC3, encoding="utf-8")
+    mod3 = cint.load(env / "sv2.ci")
+    ctx = mod3.context()
+    for i, v in PUTS:
+        ctx.put(i, v)
+    saved = ctx.checkpoint()
+    target = mod3.context()
+    target.put(1, 2)
+    ref = ref_of(SRC3, "sv2.ci")
+    ref.call("put", [1, 2], None)
+    h_cpu, h_ref = target.state_hash(), ref.state_hash()
+    assert h_cpu == h_ref
+    state = decode_checkpoint(saved, mod3._structs()).state_bytes
+    # a Bool byte of 2 in r.in_.on: refused by both, each keeping its state
+    name = b"sv2.r" + bytes([0x71])
+    at = state.index(name) + len(name) + 4 + len(b"sv2.R") + 1
+    assert state[at] == 1
+    bad = bytearray(state)
+    bad[at] = 2
+    with pytest.raises(DecodeError):
+        decode_state(bytes(bad), structs=mod3._structs())
+    # the whole checkpoint with that byte changed (its digest no longer matches either)
+    k = saved.index(state)
+    mutated = saved[:k] + bytes(bad) + saved[k + len(state):]
+    with pytest.raises(cint.Refused):
+        target.restore(mutated)
+    with pytest.raises(RestoreRefused):
+        ref.restore(mutated)
+    assert target.state_hash() == h_cpu and ref.state_hash() == h_ref
+    # truncations and single-byte changes in the struct variables: refused by both or taken by both alike
+    rng = random.Random(7)
+    start = saved.index(b"sv2.r")
+    for pos in list(range(start, start + 90)):
+        b = bytearray(saved)
+        b[pos] ^= rng.choice((1, 2, 0x80, 0xFF))
+        try:
+            target.restore(bytes(b))
+        except cint.Refused:
+            with pytest.raises(RestoreRefused):
+                ref.restore(bytes(b))
+            assert target.state_hash() == h_cpu and ref.state_hash() == h_ref
+            continue
+        try:
+            ref.restore(bytes(b))
+        except RestoreRefused as ex:
+            assert "is no enumerator of sv2.Color" in str(ex)
+        else:
+            assert ref.state_hash() == target.state_hash()
+        target.restore(saved)
+        ref.restore(saved)
+        target.put(1, 2)
+        ref.call("put", [1, 2], None)
+        h_cpu, h_ref = target.state_hash(), ref.state_hash()

@@ -440,6 +440,19 @@ class Emitter:
                 self.__dict__.setdefault("gdata", {})[g] = off + hdr
                 off += size
                 continue
+            if isinstance(t, StructType):
+                # a record: its canonical head (state.c global_desc: U64 length, 0x71 and the qualified name,
+                # padded to 8), then the record in its C layout.  A struct with bit fields has the layout of
+                # LS-73..LS-82 in the record layout table, not its C struct's, so state.c could not read it
+                if self.has_bit_fields(t):
+                    raise refuse(g.span, "a module-level variable of a struct with bit fields")
+                hdr = 8 + (len(self.gstruct_head(t)) + 7) // 8 * 8
+                size = hdr + self.c_layout(t, g.span)[0]
+                off = (off + 7) // 8 * 8
+                self.globals_layout[g] = (off, "struct", size)
+                self.__dict__.setdefault("gdata", {})[g] = off + hdr
+                off += size
+                continue
             ct = self.ctype(t, g.span)
             size = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
                     "int64_t": 8, "uint64_t": 8}.get(ct)
@@ -529,7 +542,11 @@ class Emitter:
 
     def gstruct_head(self, t) -> bytes:
         """The canonical head (IM-146) of a module-level array of records: 0x51, 0x71, the struct's
-        qualified name, rank, extents (cint_abi.encoding.encode_desc)."""
+        qualified name, rank, extents (cint_abi.encoding.encode_desc); of a module-level struct: 0x71 and
+        its qualified name."""
+        if isinstance(t, StructType):
+            qn = t.qname.encode("utf-8")
+            return bytes([0x71]) + len(qn).to_bytes(4, "little") + qn
         qn = t.elem.qname.encode("utf-8")
         return (bytes([0x51, 0x71]) + len(qn).to_bytes(4, "little") + qn + bytes([t.rank]) +
                 b"".join(x.to_bytes(8, "little") for x in t.dims))
@@ -570,6 +587,17 @@ class Emitter:
                 else:
                     et = "%s, 0u, 0u, 0u, 0u, 0u" % self.tag(t.elem)
                 ginfo.append("{{%s, %du, 0u}, {CINT_TAG_ARRAY, %s}, %du, %du}" % (c_str(qn), len(qn), et, off, size))
+                continue
+            if ct == "struct":
+                head = self.gstruct_head(g.type)
+                hdr = len(head).to_bytes(8, "little") + head + bytes(-len(head) % 8)
+                init[off:off + len(hdr)] = hdr
+                if g.value is not NOTCONST:
+                    b = self.c_pack(g.type, g.value, g.span)
+                    init[off + len(hdr):off + len(hdr) + len(b)] = b
+                qn = ("%s.%s" % (g.module or self.c.name, g.name)).encode()
+                ginfo.append("{{%s, %du, 0u}, {CINT_TAG_STRUCT, 0u, 0u, 0u, 0u, %du, 0u}, %du, %du}" % (
+                    c_str(qn), len(qn), self.struct_ids[g.type.qname], off, size))
                 continue
             v = g.value if g.value is not NOTCONST else 0
             if isinstance(v, bool):
@@ -1095,6 +1123,8 @@ class Emitter:
             off, ct, size = self.globals_layout[sym]
             if ct == "array":
                 return self.gview(sym)
+            if ct == "struct":
+                return "(*(%s *)((uint8_t *)cint_gen_globals(ctx) + %d))" % (self.ctype(sym.type, span), self.gdata[sym])
             return "(*(%s *)((uint8_t *)cint_gen_globals(ctx) + %d))" % (ct, off)
         if sym not in self.vars:
             raise refuse(span, "this name")
@@ -2130,32 +2160,41 @@ class Emitter:
     def nested_lit(self, e, lines):
         """A literal of rank 2 to 4 (interp: x_ArrayLit): its leaves in source order (depth first, left to
         right; each nested literal evaluates its items before it is copied), then one fresh row-major array of
-        the literal's shape, known at compile time: every item of a nested literal is a literal."""
+        the literal's shape, known at compile time: every item of a nested literal is a literal.  A nested
+        literal whose rows differ in length (the checker accepts it when an inner extent is computed) faults
+        E_SHAPE copy.shape at the first offending row once its own items are evaluated, as the interpreter
+        does: operands I64 1 and that row's first extent, limit the first row's (no step of its own)."""
         t = e.ty
+        ct = self.ctype(t.elem, e.span)
         leaves = []
+        vals = []
 
         def shape(x, r):
             if r == 1:
-                leaves.extend(x.items)
+                for y in x.items:
+                    leaves.append(y)
+                    v = self.expr(y, lines)
+                    vals.append(v if isinstance(t.elem, StructType) else self.tmp(ct, lines, v))
                 return (len(x.items),)
             subs = [shape(y, r - 1) for y in x.items]
             inner = subs[0] if subs else (0,) * (r - 1)
-            if any(s != inner for s in subs):
-                # the checker accepts it when an inner extent is computed; the interpreter stops without a
-                # fault record (x_ArrayLit raises its MachineFault outside Evaluator.fault)
-                raise refuse(x.span, "a nested array literal whose rows differ in length")
+            for y, sub in zip(x.items, subs):
+                if sub != inner:
+                    lines.append("{ cint_tvalue ops_[2], lim_; cint_tv_i64(&ops_[0], 1); cint_tv_i64(&ops_[1], %d); "
+                                 "cint_tv_i64(&lim_, %d); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
+                                 "\"copy.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
+                                 % (sub[0], inner[0], self.at_nostep(y.span)))
+                    break
             return (len(x.items),) + inner
 
         shp = shape(e, t.rank)
-        ct = self.ctype(t.elem, e.span)
-        if isinstance(t.elem, StructType):
-            vals = [self.expr(x, lines) for x in leaves]
-        else:
-            vals = [self.tmp(ct, lines, self.expr(x, lines)) for x in leaves]
         name = self.tmp("cint_gen_array", lines)
         lines.append("{ int64_t sh_[4] = {%s};" % ", ".join(str(x) for x in list(shp) + [0] * (4 - len(shp))))
         lines.append("  " + self.alloc_array(name, t.elem, t.rank, "sh_", self.at_nostep(e.span), e.span) + " }")
-        for k, (v, x) in enumerate(zip(vals, leaves)):
+        total = 1
+        for x in shp:
+            total *= x
+        for k, (v, x) in enumerate(zip(vals[:total], leaves)):       # (more leaves only after a row's fault)
             lines.append("((%s *)%s.data)[%d] = %s;" % (ct, name, k, self.coerce(v, x.ty, t.elem)))
         return name
 
@@ -3057,7 +3096,7 @@ def harness_main(em: Emitter) -> str:
         else:
             lines.append("    if (s == CINT_OK) { %s }" % show(res, "r_"))
     for g, (off, ct, size) in em.globals_layout.items():
-        if ct == "array":          # not part of the outcome's state lines
+        if ct in ("array", "struct"):          # not part of the outcome's state lines
             continue
         if wide(g.type):
             lines.append("    { char d_[320]; cint_w_dec(%s, (const uint64_t *)((uint8_t *)cint_gen_globals(ctx) + %d), d_); "
