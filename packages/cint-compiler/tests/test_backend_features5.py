@@ -333,3 +333,16 @@ def test_ragged_literal_fuel_and_record(tmp_path):
     assert "fault.position cs.ci:2:34" in text and "fault.stack-depth 2" in text
     for fuel in (1, 3, 4):
         both(tmp_path, RAGGED["rank3_inner_literal_first"], name="fu%d" % fuel, fuel=fuel)
+
+
+def test_module_level_arrays_of_bit_field_structs_stay_refused(tmp_path):
+    """state.c reads records by the record layout table, whose rows for a bit-field struct follow LS-82,
+    not the C layout of the storage: such globals are refused (C9102) rather than given a wrong state."""
+    from cint_compiler.backend_c import Unsupported
+    from cint_compiler.driver import compile_source
+    from cint_compiler.backend_c import emit
+    c = compile_source(b"struct B { U8 a : 3; U8 c : 4; U16 w; }\nB[2] bs;\nexport I64 run() { bs[0].a = 2; return 0; }\n",
+                       "t.ci")
+    with pytest.raises(Unsupported) as ei:
+        emit(c)
+    assert "bit fields" in ei.value.message

@@ -426,6 +426,10 @@ class Emitter:
                 et = t.elem
                 if not (isinstance(et, (BoolType, EnumType, ErrorSetType, IntType, StructType, FixedType))):
                     raise refuse(g.span, "a module-level array of %s" % et)
+                if isinstance(et, StructType) and self.has_bit_fields(et):
+                    # as for a struct variable below: state.c reads records by the record layout table,
+                    # whose rows for such a struct follow LS-73..LS-82, not the C layout of the storage
+                    raise refuse(g.span, "a module-level array of a struct with bit fields")
                 es = self.c_layout(et, g.span)[0]
                 n = 1
                 for x in t.dims:
