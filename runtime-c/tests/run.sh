@@ -27,7 +27,7 @@ examples=${CINT_EXAMPLES:-$(cd "$repo/.." && pwd)/shared/spec/examples}
 if [ -z "${PYTHON:-}" ]; then
     if [ -x "$repo/.venv/bin/python" ]; then PYTHON=$repo/.venv/bin/python; else PYTHON=python3; fi
 fi
-build=$rt/build/tests
+build=${CINT_RT_TEST_BUILD:-$rt/build/tests}   # a private folder keeps concurrent runs apart
 warn=(-std=c17 -Wall -Wextra -Wpedantic -Werror)
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 export CINT_RT=$rt/include
