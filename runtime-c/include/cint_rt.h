@@ -46,6 +46,9 @@
 #define CINT_BACKEND_GPU_CUDA 1u
 #define CINT_CONTAINER_ARENA 1u
 #define CINT_CONTAINER_POOL 2u
+#define CINT_VALUES_ENUM 1u
+#define CINT_VALUES_ERROR_SET 2u
+#define CINT_VALUES_GLOBALS UINT32_C(0xFFFFFFFF)
 
 /* The type of cint_export.call: a wrapper, cast to void (*)(void); a host casts it back to
    the prototype its type signature gives (7.3). */
@@ -93,9 +96,27 @@ typedef struct cint_container_info {    /* 48 bytes */
     int64_t capacity;
 } cint_container_info;
 
+/* A value set (our addition, docs/runtime.md): the values that one row of the globals table, or
+   one field row of the root module's record layout table, may hold when its type is an enum or an
+   error set (SPEC-04P.1 LS-91, LS-314; a restore refuses any other, H-19a). record is
+   CINT_VALUES_GLOBALS for row row of cint_program.globals (a scalar, or the elements of an array),
+   else the record id whose field row row it constrains (each of its count elements). width is the
+   bytes of one value, the underlying type's. An enum (CINT_VALUES_ENUM) lists its count enumerator
+   values in values, each width bytes as stored (little-endian, two's complement), in increasing
+   memcmp order; an error set (CINT_VALUES_ERROR_SET, width at most 8) holds tags 1 to count and
+   values is NULL. A program's table is in increasing (record, row) order, one entry per row. */
+typedef struct cint_value_set {         /* 24 bytes */
+    uint32_t record;                    /* CINT_VALUES_GLOBALS, or a record id */
+    uint32_t row;
+    uint16_t kind;                      /* CINT_VALUES_ENUM 1, CINT_VALUES_ERROR_SET 2 */
+    uint16_t width;                     /* 1 to 128 */
+    uint32_t count;
+    const uint8_t *values;              /* count * width bytes; NULL for an error set */
+} cint_value_set;
+
 /* A program: its modules with their site tables, its revision identity and the storage a
    context creates for it (7.2 paragraph 5). */
-struct cint_program {                   /* 144 bytes */
+struct cint_program {                   /* 152 bytes */
     uint32_t size;                      /* sizeof(cint_program) */
     uint32_t abi;                       /* CINT_ABI_VERSION it was built for */
     uint32_t module_count;
@@ -111,7 +132,8 @@ struct cint_program {                   /* 144 bytes */
     const cint_global_info *globals;
     const cint_container_info *containers;
     uint32_t backend;                   /* CINT_BACKEND_CPU_C17 or CINT_BACKEND_GPU_CUDA */
-    uint32_t reserved;
+    uint32_t value_set_count;
+    const cint_value_set *value_sets;   /* value_set_count entries; NULL when there are none */
 };
 
 /* A field of a record layout: its name, type, byte offset and bit width (0 if not a bit field).
@@ -212,14 +234,19 @@ _Static_assert(sizeof(cint_container_info) == 48, "cint_container_info is 48 byt
 CINT_LAYOUT_(cint_container_info, name, 0); CINT_LAYOUT_(cint_container_info, kind, 16);
 CINT_LAYOUT_(cint_container_info, reserved, 20); CINT_LAYOUT_(cint_container_info, elem, 24);
 CINT_LAYOUT_(cint_container_info, capacity, 40);
-_Static_assert(sizeof(cint_program) == 144, "cint_program is 144 bytes");
+_Static_assert(sizeof(cint_value_set) == 24, "cint_value_set is 24 bytes");
+CINT_LAYOUT_(cint_value_set, record, 0); CINT_LAYOUT_(cint_value_set, row, 4); CINT_LAYOUT_(cint_value_set, kind, 8);
+CINT_LAYOUT_(cint_value_set, width, 10); CINT_LAYOUT_(cint_value_set, count, 12);
+CINT_LAYOUT_(cint_value_set, values, 16);
+_Static_assert(sizeof(cint_program) == 152, "cint_program is 152 bytes");
 CINT_LAYOUT_(cint_program, size, 0); CINT_LAYOUT_(cint_program, abi, 4); CINT_LAYOUT_(cint_program, module_count, 8);
 CINT_LAYOUT_(cint_program, flags, 12); CINT_LAYOUT_(cint_program, modules, 16); CINT_LAYOUT_(cint_program, revision, 24);
 CINT_LAYOUT_(cint_program, source_map, 56); CINT_LAYOUT_(cint_program, globals_size, 88);
 CINT_LAYOUT_(cint_program, globals_align, 96); CINT_LAYOUT_(cint_program, globals_init, 104);
 CINT_LAYOUT_(cint_program, global_count, 112); CINT_LAYOUT_(cint_program, container_count, 116);
 CINT_LAYOUT_(cint_program, globals, 120); CINT_LAYOUT_(cint_program, containers, 128);
-CINT_LAYOUT_(cint_program, backend, 136); CINT_LAYOUT_(cint_program, reserved, 140);
+CINT_LAYOUT_(cint_program, backend, 136); CINT_LAYOUT_(cint_program, value_set_count, 140);
+CINT_LAYOUT_(cint_program, value_sets, 144);
 _Static_assert(sizeof(cint_record_field) == 48, "cint_record_field is 48 bytes");
 CINT_LAYOUT_(cint_record_field, name, 0); CINT_LAYOUT_(cint_record_field, type, 16);
 CINT_LAYOUT_(cint_record_field, offset, 32); CINT_LAYOUT_(cint_record_field, bits, 40);

@@ -155,10 +155,37 @@ RT_API uint32_t cint_abi_version(void) { return CINT_ABI_VERSION; }
 
 static bool name_ok(const char *p, uint32_t len) { return len == 0 || p != NULL; }
 
+/* The value-set table (cint_rt.h): in increasing (record, row) order, a row of the globals table
+   inside it, a known kind and width, an enum's values non-empty and in increasing memcmp order. */
+static bool value_sets_ok(const cint_program *p)
+{
+    if (p->value_set_count > 0 && p->value_sets == NULL) return false;
+    for (uint32_t k = 0; k < p->value_set_count; k++) {
+        const cint_value_set *v = &p->value_sets[k];
+        if (k > 0) {
+            const cint_value_set *u = &p->value_sets[k - 1];
+            if (u->record > v->record || (u->record == v->record && u->row >= v->row)) return false;
+        }
+        if (v->record == CINT_VALUES_GLOBALS && v->row >= p->global_count) return false;
+        if (v->width == 0 || v->width > 128u) return false;
+        if (v->kind == CINT_VALUES_ERROR_SET) {
+            if (v->width > 8u || v->values != NULL) return false;
+        } else if (v->kind == CINT_VALUES_ENUM) {
+            if (v->count == 0 || v->values == NULL) return false;
+            for (uint32_t j = 1; j < v->count; j++)
+                if (memcmp(v->values + (size_t)(j - 1u) * v->width, v->values + (size_t)j * v->width, v->width) >= 0)
+                    return false;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The checks of a program descriptor that cint_ctx_create makes ("an invalid one", A-10). */
 static bool program_ok(const cint_program *p)
 {
-    if (p->size != sizeof(cint_program) || (p->abi >> 16) != CINT_ABI_MAJOR || p->reserved != 0) return false;
+    if (p->size != sizeof(cint_program) || (p->abi >> 16) != CINT_ABI_MAJOR) return false;
     if ((p->flags & ~(CINT_PROGRAM_HAS_REVISION | CINT_PROGRAM_HAS_SOURCE_MAP)) != 0) return false;
     if (p->module_count == 0 || p->modules == NULL) return false;
     if (p->backend != CINT_BACKEND_CPU_C17 && p->backend != CINT_BACKEND_GPU_CUDA) return false;
@@ -176,7 +203,7 @@ static bool program_ok(const cint_program *p)
         const cint_container_info *c = &p->containers[k];
         if ((c->kind != CINT_CONTAINER_ARENA && c->kind != CINT_CONTAINER_POOL) || c->capacity < 0) return false;
     }
-    return true;
+    return value_sets_ok(p);
 }
 
 static void ctx_free_storage(cint_ctx *ctx)

@@ -955,7 +955,45 @@ static bool rd_registry(rd *r, uint64_t *max_id)
     return true;
 }
 
-/* One record's canonical payload into dst (its C layout); a Bool byte other than 0 or 1 is malformed. */
+/* The value set (cint_rt.h) of row row of record (CINT_VALUES_GLOBALS: of the globals table), or NULL:
+   the program's table is in increasing (record, row) order (cint_ctx_create checked it). */
+static const cint_value_set *value_set(const cint_ctx *ctx, uint32_t record, uint32_t row)
+{
+    const cint_program *p = ctx->program;
+    uint32_t lo = 0, hi = p->value_set_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        const cint_value_set *v = &p->value_sets[mid];
+        if (v->record == record && v->row == row) return v;
+        if (v->record < record || (v->record == record && v->row < row)) lo = mid + 1u;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* Whether the size bytes at b are a value of set v (LS-91, LS-314): an enumerator of the enum, or a tag
+   1 to count of the error set. A width other than size holds no value. */
+static bool value_in(const cint_value_set *v, const uint8_t *b, uint32_t size)
+{
+    if (v->width != size) return false;
+    if (v->kind == CINT_VALUES_ERROR_SET) {
+        uint64_t tag = 0;
+        for (uint32_t k = 0; k < size; k++) tag |= (uint64_t)b[k] << (8u * k);
+        return tag >= 1u && tag <= v->count;
+    }
+    uint32_t lo = 0, hi = v->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        int c = memcmp(v->values + (size_t)mid * size, b, size);
+        if (c == 0) return true;
+        if (c < 0) lo = mid + 1u;
+        else hi = mid;
+    }
+    return false;
+}
+
+/* One record's canonical payload into dst (its C layout); a Bool byte other than 0 or 1, or a field of
+   an enum or error-set type holding no value of it, is malformed. */
 static bool rd_record(const cint_ctx *ctx, rd *r, uint32_t id, uint8_t *dst)
 {
     const cint_record_layout *rl = &ctx->module->records[id];
@@ -970,11 +1008,13 @@ static bool rd_record(const cint_ctx *ctx, rd *r, uint32_t id, uint8_t *dst)
         uint8_t d[4];
         uint32_t size = 0;
         (void)scalar_desc(&fd->type, d, &size);
+        const cint_value_set *vs = value_set(ctx, id, f);
         for (uint32_t k = 0; k < fd->count; k++) {
             const uint8_t *b;
             size_t at = r->pos;
             if (!take(r, size, &b)) return false;
             if (fd->type.code == CINT_TAG_BOOL && b[0] > 1u) return bad(r, at);
+            if (vs != NULL && !value_in(vs, b, size)) return bad(r, at);
             memcpy(dst + fd->offset + (uint64_t)k * size, b, size);
         }
     }
@@ -1027,6 +1067,10 @@ static bool rd_state(cint_ctx *ctx, rd *r, scratch *sc, const cint_global_info *
         if (d[0] == CINT_TAG_BOOL || (d[0] == CINT_TAG_ARRAY && d[1] == CINT_TAG_BOOL))
             for (uint64_t j = 0; j < size; j++)
                 if (b[j] > 1u) return bad(r, at + (size_t)j);
+        const cint_value_set *vs = value_set(ctx, CINT_VALUES_GLOBALS, (uint32_t)(g - p->globals));
+        if (vs != NULL && es > 0)
+            for (uint64_t j = 0; j < size; j += es)
+                if (!value_in(vs, b + j, es)) return bad(r, at + (size_t)j);
         memcpy(sc->globals + goff, b, (size_t)size);
     }
     at = r->pos;

@@ -50,7 +50,7 @@ static const cint_program t_program = {
     sizeof(cint_program), CINT_ABI_VERSION, 1, CINT_PROGRAM_HAS_SOURCE_MAP, t_modules, {0},
     {100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115,
      116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131},
-    8, 8, NULL, 0, 0, NULL, NULL, CINT_BACKEND_CPU_C17, 0};
+    8, 8, NULL, 0, 0, NULL, NULL, CINT_BACKEND_CPU_C17, 0, NULL};
 static const cint_module_info t_info = {sizeof(cint_module_info), CINT_ABI_VERSION, &t_program, 0, 0, NULL};
 
 #define TY(code) {code, 0, 0, 0, 0, 0, 0}

@@ -45,14 +45,14 @@ static const uint8_t s_init[24] = {5, 0, 0, 0, 0, 0, 0, 0, 7, 0, 1, 0xFE, 0x80, 
                                    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 #define REV {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
 static const cint_program s_program = {sizeof(cint_program), CINT_ABI_VERSION, 1, CINT_PROGRAM_HAS_REVISION, s_modules,
-                                       REV, {0}, 24, 8, s_init, 6, 0, s_globals, NULL, CINT_BACKEND_CPU_C17, 0};
+                                       REV, {0}, 24, 8, s_init, 6, 0, s_globals, NULL, CINT_BACKEND_CPU_C17, 0, NULL};
 /* the same revision identity with other module variables: a restore refuses it (GLOBALS) */
 static const cint_global_info o_globals[1] = {{{"s.zeta", 6, 0}, TY(CINT_TAG_I32), 0, 4}};
 static const cint_program o_program = {sizeof(cint_program), CINT_ABI_VERSION, 1, CINT_PROGRAM_HAS_REVISION, s_modules,
-                                       REV, {0}, 8, 8, NULL, 1, 0, o_globals, NULL, CINT_BACKEND_CPU_C17, 0};
+                                       REV, {0}, 8, 8, NULL, 1, 0, o_globals, NULL, CINT_BACKEND_CPU_C17, 0, NULL};
 /* another revision identity */
 static const cint_program r_program = {sizeof(cint_program), CINT_ABI_VERSION, 1, CINT_PROGRAM_HAS_REVISION, s_modules,
-                                       {9}, {0}, 24, 8, s_init, 6, 0, s_globals, NULL, CINT_BACKEND_CPU_C17, 0};
+                                       {9}, {0}, 24, 8, s_init, 6, 0, s_globals, NULL, CINT_BACKEND_CPU_C17, 0, NULL};
 
 static const cint_gen_param s_params[1] = {{CINT_GEN_SCALAR, CINT_MODE_IN, TY(CINT_TAG_I64), 0, 0, {{0}}}};
 static const cint_gen_export s_x_step = {&s_program, {0, S_ENTRY}, CINT_EXPORT_FUNCTION, 1, s_params, 0, 0, NULL};
@@ -332,6 +332,100 @@ static void test_refusals(void)
     cint_ctx_destroy(r);
 }
 
+/* --- v.ci: an enum (U8: 1, 2, 9) and an error set (U16, 3 values) as module variables ------------ */
+
+static const cint_global_info v_globals[2] = {
+    {{"v.t", 3, 0}, TY(CINT_TAG_U16), 2, 2},
+    {{"v.e", 3, 0}, TY(CINT_TAG_U8), 0, 1},
+};
+static const uint8_t v_init[4] = {2, 0, 1, 0};
+static const uint8_t v_gear[3] = {1, 2, 9};
+static const cint_value_set v_sets[2] = {{CINT_VALUES_GLOBALS, 0, CINT_VALUES_ERROR_SET, 2, 3, NULL},
+                                         {CINT_VALUES_GLOBALS, 1, CINT_VALUES_ENUM, 1, 3, v_gear}};
+static const cint_program v_program = {sizeof(cint_program), CINT_ABI_VERSION, 1, CINT_PROGRAM_HAS_REVISION, s_modules,
+                                       REV, {0}, 4, 8, v_init, 2, 0, v_globals, NULL, CINT_BACKEND_CPU_C17, 2, v_sets};
+
+static size_t find(const uint8_t *b, size_t n, const char *text)
+{
+    size_t m = strlen(text);
+    for (size_t k = 0; k + m <= n; k++)
+        if (memcmp(b + k, text, m) == 0) return k;
+    return 0;
+}
+
+/* A value that is no enumerator, or no tag 1..count of the error set, is malformed at its offset and
+   changes nothing; an enumerator and a tag in range restore. A table out of order, of an unknown
+   kind or with an enum's values out of order is an invalid program. */
+static void test_value_sets(void)
+{
+    cint_ctx *ctx = make(&v_program);
+    size_t n;
+    uint8_t *s = encode(ctx, &n);
+    size_t e_at = find(s, n, "v.e") + 3u + 1u, t_at = find(s, n, "v.t") + 3u + 1u;
+    CHECK_EQ(s[e_at], 2);
+    CHECK_EQ(s[t_at], 1);
+    uint64_t detail[2];
+    static const uint8_t bad_e[] = {0, 3, 8, 10, 255};
+    for (size_t k = 0; k < sizeof bad_e; k++) {
+        uint8_t *m = malloc(n);
+        memcpy(m, s, n);
+        m[e_at] = bad_e[k];
+        CHECK_EQ(cint_gen_state_restore(ctx, m, n, detail), CINT_REFUSED);
+        CHECK_EQ(detail[0], CINT_STATE_MALFORMED);
+        CHECK_EQ(detail[1], e_at);
+        CHECK(same_state(ctx, s, n));
+        free(m);
+    }
+    static const uint16_t bad_t[] = {0, 4, 0x100, 0xFFFF};
+    for (size_t k = 0; k < sizeof bad_t / sizeof bad_t[0]; k++) {
+        uint8_t *m = malloc(n);
+        memcpy(m, s, n);
+        m[t_at] = (uint8_t)bad_t[k];
+        m[t_at + 1u] = (uint8_t)(bad_t[k] >> 8);
+        CHECK_EQ(cint_gen_state_restore(ctx, m, n, detail), CINT_REFUSED);
+        CHECK_EQ(detail[0], CINT_STATE_MALFORMED);
+        CHECK_EQ(detail[1], t_at);
+        CHECK(same_state(ctx, s, n));
+        free(m);
+    }
+    uint8_t *m = malloc(n);
+    memcpy(m, s, n);
+    m[e_at] = 9;
+    m[t_at] = 3;
+    CHECK_EQ(cint_gen_state_restore(ctx, m, n, detail), CINT_OK);
+    CHECK(same_state(ctx, m, n));
+    free(m);
+    free(s);
+    cint_ctx_destroy(ctx);
+
+    cint_ctx_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.size = sizeof cfg;
+    cint_program p = v_program;
+    cfg.program = &p;
+    cint_ctx *bad = NULL;
+    cint_value_set swapped[2] = {v_sets[1], v_sets[0]};
+    p.value_sets = swapped;
+    CHECK_EQ(cint_ctx_create(&cfg, &bad), CINT_REFUSED);
+    static const uint8_t unsorted[3] = {2, 1, 9};
+    cint_value_set odd[2] = {v_sets[0], v_sets[1]};
+    odd[1].values = unsorted;
+    p.value_sets = odd;
+    CHECK_EQ(cint_ctx_create(&cfg, &bad), CINT_REFUSED);
+    odd[1].values = v_gear;
+    odd[1].kind = 3;
+    CHECK_EQ(cint_ctx_create(&cfg, &bad), CINT_REFUSED);
+    odd[1].kind = CINT_VALUES_ENUM;
+    odd[0].width = 9;
+    CHECK_EQ(cint_ctx_create(&cfg, &bad), CINT_REFUSED);
+    odd[0].width = 2;
+    odd[1].row = 2;
+    CHECK_EQ(cint_ctx_create(&cfg, &bad), CINT_REFUSED);
+    p.value_sets = NULL;
+    CHECK_EQ(cint_ctx_create(&cfg, &bad), CINT_REFUSED);
+    CHECK(bad == NULL);
+}
+
 /* A restore from the output callback of a running entry is CINT_BUSY, as an encode is. */
 static cint_ctx *busy_ctx;
 static int busy_seen;
@@ -477,6 +571,7 @@ int main(int argc, char **argv)
     test_round_trip();
     test_registry();
     test_refusals();
+    test_value_sets();
     test_busy();
     test_fuzz();
     fclose(out);

@@ -270,16 +270,11 @@ def test_mutated_struct_checkpoints_are_refused_and_change_nothing(mod):
                 ref.restore(m)
             assert ref.state_hash() == h_ref
             continue
-        # a change inside a payload that keeps it well-formed.  cpu-c17 takes an enum field's byte as it is
-        # (its record layout table holds the underlying U8); the interpreter refuses a non-enumerator
-        try:
-            ref.restore(m)
-        except RestoreRefused as ex:
-            assert "is no enumerator of gst.Color" in str(ex)
-            assert ref.state_hash() == h_ref
-        else:
-            taken += 1
-            assert ref.state_hash() == target.state_hash()
+        # a change inside a payload that keeps it well-formed (an enum field's byte another enumerator: both
+        # executors check it, cpu-c17 through the program's value-set table)
+        ref.restore(m)
+        taken += 1
+        assert ref.state_hash() == target.state_hash()
         target.restore(saved)
         ref.restore(saved)
         target.put(2, 1)
@@ -436,12 +431,8 @@ def test_malformed_struct_variable_checkpoints_are_refused(env):
                 ref.restore(bytes(b))
             assert target.state_hash() == h_cpu and ref.state_hash() == h_ref
             continue
-        try:
-            ref.restore(bytes(b))
-        except RestoreRefused as ex:
-            assert "is no enumerator of sv2.Color" in str(ex)
-        else:
-            assert ref.state_hash() == target.state_hash()
+        ref.restore(bytes(b))
+        assert ref.state_hash() == target.state_hash()
         target.restore(saved)
         ref.restore(saved)
         target.put(1, 2)

@@ -21,8 +21,8 @@ __all__ = [
     "cint_type", "cint_view", "cint_mem_host", "cint_mem_device", "cint_mem_u", "cint_mem", "cint_sync",
     "cint_buffer_desc", "cint_allocator", "cint_ctx_config", "cint_tvalue", "cint_position",
     "cint_kernel_address", "cint_fault_record",
-    "cint_name", "cint_site_info", "cint_module", "cint_global_info", "cint_container_info", "cint_program",
-    "cint_record_field", "cint_record_layout", "cint_module_info", "cint_error_set", "cint_export",
+    "cint_name", "cint_site_info", "cint_module", "cint_global_info", "cint_container_info", "cint_value_set",
+    "cint_program", "cint_record_field", "cint_record_layout", "cint_module_info", "cint_error_set", "cint_export",
     "cint_module_table", "cint_library", "cint_observer",
     "STRUCTS", "LAYOUTS", "LayoutError", "check_layouts", "text",
     "CINT_TVALUE_BYTES", "CINT_FAULT_OPERANDS_MAX", "CINT_FAULT_OPERATION_MAX",
@@ -127,13 +127,20 @@ class cint_container_info(C.Structure):
                 ("capacity", C.c_int64)]
 
 
+class cint_value_set(C.Structure):
+    # record: CINT_VALUES_GLOBALS (0xFFFFFFFF) for a row of the globals table, else a record id
+    _fields_ = [("record", C.c_uint32), ("row", C.c_uint32), ("kind", C.c_uint16), ("width", C.c_uint16),
+                ("count", C.c_uint32), ("values", C.POINTER(C.c_uint8))]
+
+
 class cint_program(C.Structure):
     _fields_ = [("size", C.c_uint32), ("abi", C.c_uint32), ("module_count", C.c_uint32), ("flags", C.c_uint32),
                 ("modules", C.POINTER(C.POINTER(cint_module))), ("revision", C.c_uint8 * 32),
                 ("source_map", C.c_uint8 * 32), ("globals_size", C.c_uint64), ("globals_align", C.c_uint64),
                 ("globals_init", C.POINTER(C.c_uint8)), ("global_count", C.c_uint32),
                 ("container_count", C.c_uint32), ("globals", C.POINTER(cint_global_info)),
-                ("containers", C.POINTER(cint_container_info)), ("backend", C.c_uint32), ("reserved", C.c_uint32)]
+                ("containers", C.POINTER(cint_container_info)), ("backend", C.c_uint32), ("value_set_count", C.c_uint32),
+                ("value_sets", C.POINTER(cint_value_set))]
 
 
 class cint_record_field(C.Structure):
@@ -202,8 +209,8 @@ class cint_fault_record(C.Structure):
 STRUCTS = (
     cint_type, cint_view, cint_mem_host, cint_mem_device, cint_mem_u, cint_mem, cint_sync, cint_buffer_desc,
     cint_allocator, cint_ctx_config, cint_tvalue, cint_position, cint_kernel_address, cint_fault_record,
-    cint_name, cint_site_info, cint_module, cint_global_info, cint_container_info, cint_program,
-    cint_record_field, cint_record_layout, cint_module_info, cint_error_set, cint_export, cint_module_table,
+    cint_name, cint_site_info, cint_module, cint_global_info, cint_container_info, cint_value_set,
+    cint_program, cint_record_field, cint_record_layout, cint_module_info, cint_error_set, cint_export, cint_module_table,
     cint_library, cint_observer,
 )
 
@@ -236,9 +243,11 @@ LAYOUTS = {
     "cint_module": (40, dict(path=0, path_len=8, site_count=12, sites=16, name=24, name_len=32, reserved=36)),
     "cint_global_info": (48, dict(name=0, type=16, offset=32, bytes=40)),
     "cint_container_info": (48, dict(name=0, kind=16, reserved=20, elem=24, capacity=40)),
-    "cint_program": (144, dict(size=0, abi=4, module_count=8, flags=12, modules=16, revision=24, source_map=56,
+    "cint_value_set": (24, dict(record=0, row=4, kind=8, width=10, count=12, values=16)),
+    "cint_program": (152, dict(size=0, abi=4, module_count=8, flags=12, modules=16, revision=24, source_map=56,
                                globals_size=88, globals_align=96, globals_init=104, global_count=112,
-                               container_count=116, globals=120, containers=128, backend=136, reserved=140)),
+                               container_count=116, globals=120, containers=128, backend=136,
+                               value_set_count=140, value_sets=144)),
     "cint_record_field": (48, dict(name=0, type=16, offset=32, bits=40, count=44)),
     "cint_record_layout": (24, dict(size=0, align=8, field_count=12, fields=16)),
     "cint_module_info": (32, dict(size=0, abi=4, program=8, module=16, record_count=20, records=24)),

@@ -608,6 +608,8 @@ class Emitter:
                 v = int(v)
             if isinstance(v, EnumValue):
                 v = v.value
+            elif isinstance(v, ErrorValue):
+                v = g.type.tag_of((v.set, v.name))
             init[off:off + size] = (v % (1 << (8 * size))).to_bytes(size, "little")
             qn = ("%s.%s" % (g.module or self.c.name, g.name)).encode()
             ty = ("%s, 0u, 0u, 0u, 0u, 0u, 0u" % self.tag(g.type) if not isinstance(g.type, FixedType) else
@@ -616,17 +618,55 @@ class Emitter:
         if self.gsize:
             lines.append("static const uint8_t GINIT[%d] = {%s};" % (self.gsize, ", ".join(str(b) for b in init)))
             lines.append("static const cint_global_info GINFO[] = {%s};" % ", ".join(ginfo))
+        vsets = self.value_sets(lines)
         rev = ", ".join("0x%02x" % b for b in self.c.revision)
         lines.append("static const cint_program PROGRAM = {sizeof(cint_program), CINT_ABI_VERSION, %du, "
                      "CINT_PROGRAM_HAS_REVISION, MODS, {%s}, {0}, %du, 8u, %s, %du, 0u, %s, NULL, "
-                     "CINT_BACKEND_CPU_C17, 0u};" % (len(self.modules), rev, self.gsize, "GINIT" if self.gsize else "NULL",
-                                                    len(ginfo), "GINFO" if ginfo else "NULL"))
+                     "CINT_BACKEND_CPU_C17, %du, %s};" % (
+                         len(self.modules), rev, self.gsize, "GINIT" if self.gsize else "NULL", len(ginfo),
+                         "GINFO" if ginfo else "NULL", vsets, "VSETS" if vsets else "NULL"))
         sym = module_symbol(self.c.name)
         lines += self.record_table()
         lines.append("CINT_EXPORT const cint_module_info %s = {sizeof(cint_module_info), CINT_ABI_VERSION, &PROGRAM, "
                      "0u, %du, %s};" % (sym, len(self.struct_ids), "RECORDS" if self.struct_ids else "NULL"))
         self.modinfo = sym
         return lines
+
+    def value_sets(self, lines) -> int:
+        """The program's value-set table VSETS (cint_rt.h cint_value_set), appended to lines: for each row
+        of the globals table (in GINFO order) and each field row of the record layout table whose type, or
+        element type, is an enum or an error set, the values it may hold (LS-91, LS-314), so a restore
+        refuses any other (H-19a). Returns the number of entries."""
+        def entry(t):
+            t = t.elem if isinstance(t, ArrayType) else t
+            if isinstance(t, EnumType):
+                w = t.underlying.bits // 8
+                vals = sorted((v % (1 << (8 * w))).to_bytes(w, "little") for v in t.members.values())
+                return "CINT_VALUES_ENUM", w, len(vals), b"".join(vals)
+            if isinstance(t, ErrorSetType):
+                return "CINT_VALUES_ERROR_SET", t.underlying.bits // 8, len(t.values), None
+            return None
+
+        rows = []
+        for qn, rid in sorted(self.struct_ids.items(), key=lambda kv: kv[1]):
+            for f, (_, ft, _) in enumerate(self.struct_types[qn].fields):
+                e = entry(ft)
+                if e is not None:
+                    rows.append(("%du" % rid, f, e))
+        for k, g in enumerate(self.globals_layout):
+            e = entry(g.type)
+            if e is not None:
+                rows.append(("CINT_VALUES_GLOBALS", k, e))
+        out = []
+        for k, (rec, row, (kind, w, count, data)) in enumerate(rows):
+            vals = "NULL"
+            if data is not None:
+                lines.append("static const uint8_t VSV%d[] = {%s};" % (k, ", ".join(str(b) for b in data)))
+                vals = "VSV%d" % k
+            out.append("{%s, %du, %s, %du, %du, %s}" % (rec, row, kind, w, count, vals))
+        if out:
+            lines.append("static const cint_value_set VSETS[] = {%s};" % ", ".join(out))
+        return len(out)
 
     def boundary_record(self, t: StructType, span, seen=()):
         """A struct that crosses the export boundary in host memory (7.3 A-13): every field is Bool,

@@ -38,8 +38,8 @@ def _scalar_in(t, v, where):
                 return EnumValue(t.qname, name, v)
         raise RestoreRefused("%s: %d is no enumerator of %s" % (where, v, t.qname))
     if isinstance(t, ErrorSetType):
-        if v == 0:
-            return None           # no error value: the zero fill (canonical._scalar writes it as tag 0)
+        # no error value is 0, and a zero-filled error-set value needs an initializer (LS-91, LS-314,
+        # C2054), so a tag of 0 is refused like any tag outside 1..count
         if not 1 <= v <= len(t.values):
             raise RestoreRefused("%s: tag %d is no value of the error set %s" % (where, v, t.qname))
         s, name = t.values[v - 1]
