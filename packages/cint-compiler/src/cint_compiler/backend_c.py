@@ -28,6 +28,7 @@ from typing import Dict, List, Optional
 from cint_abi.symbols import module_symbol, wrapper_symbol
 
 from . import ast as A
+from . import intmachine as M
 from .ast import NOTCONST
 from .checker import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of, struct_layout
 from .diagnostics import CompileError
@@ -1984,11 +1985,33 @@ class Emitter:
         lines += ["    " + l for l in o] + ["    %s = %s;" % (r, ov), "}"]
         return r
 
+    def enum_check(self, e, x, src, dst):
+        """The C condition that x (of integer type src) is the value of an enumerator of dst (LS-89)."""
+        if not isinstance(src, IntType) or src.bits > 64:
+            raise refuse(e.span, "a conversion from %s to an enum" % src)
+        vals = sorted(set(m for m in dst.members.values() if src.min <= m <= src.max))
+        return " || ".join("(uint64_t)%s == UINT64_C(%d)" % (x, m % (1 << 64)) for m in vals) or "0"
+
+    def enum_convert(self, e, lines):
+        """`x as E` (LS-89): E_NARROW `as.checked.<S>.<e>` when x is not an enumerator's value."""
+        src, dst = e.src, e.ty
+        if not isinstance(src, IntType) or src.bits > 64:
+            raise refuse(e.span, "a conversion from %s to an enum" % src)
+        x = self.tmp(self.ctype(src), lines, self.expr(e.operand, lines))
+        op = "as.checked.%s.%s" % (src.token, M.enum_token(dst))
+        lines.append("if (!(%s)) { (void)cintg_enum_narrow(ctx, %s, \"%s\", %s, %d, (uint64_t)%s); goto fail; }" % (
+            self.enum_check(e, x, src, dst), self.at(e.span), op, self.tag(src), int(src.signed), x))
+        if self.fn_kind == "kernel":
+            lines.append("step++;")
+        return "((%s)%s)" % (self.ctype(dst), x)
+
     def x_Convert(self, e, lines):
         if e.op == "as?":
             return self.convert_result(e, lines)
         src = e.src
         dst = e.ty
+        if isinstance(dst, EnumType):
+            return self.enum_convert(e, lines)
         if isinstance(dst, FixedType) or isinstance(src, FixedType):
             return self.qconvert(e, lines)
         v = self.expr(e.operand, lines)
@@ -2028,6 +2051,16 @@ class Emitter:
                 lines.append("%s.tag = %d;" % (u, ut.errset.tag_of((v.set, v.name))))
             return u
         src, dst = e.src, ut.value
+        if isinstance(dst, EnumType):
+            if not isinstance(src, IntType) or src.bits > 64:
+                raise refuse(e.span, "`as?` from %s to %s" % (src, dst))
+            x = self.tmp(self.ctype(src), lines, self.expr(e.operand, lines))
+            if self.fn_kind == "kernel":
+                lines.append("step++;")
+            narrow = ut.errset.tag_of(("ArithError", "narrow"))
+            lines.append("if (%s) %s.value = (%s)%s; else %s.tag = %d;" % (
+                self.enum_check(e, x, src, dst), u, self.ctype(dst), x, u, narrow))
+            return u
         if isinstance(src, EnumType):
             src = src.underlying
         if not isinstance(dst, IntType) or (dst.bits > 64 and src == BOOL) or not (src == BOOL or isinstance(src, IntType)):
@@ -3309,6 +3342,17 @@ static inline int cintg_raise_n(cint_ctx *ctx, const cint_gen_at *at, uint16_t c
     const cint_gen_fault f = {code, (uint16_t)n, has_exact ? 17u : 0u, op, ops, has_exact ? ex : NULL,
                               has_limit ? &lim : NULL};
     return cint_gen_raise(ctx, at, &f);
+}
+
+/* x as E for an enum (LS-89) when x is no enumerator's value: E_NARROW with the operand x of type tag,
+   exact x and no limit. */
+static inline int cintg_enum_narrow(cint_ctx *ctx, const cint_gen_at *at, const char *op, uint32_t tag, int sgn,
+                                    uint64_t x)
+{
+    cintg_z z;
+    z.neg = sgn && (int64_t)x < 0;
+    z.mag = z.neg ? (cintg_u128)((uint64_t)0 - x) : (cintg_u128)x;
+    return cintg_raise_n(ctx, at, CINT_E_NARROW, op, 1u, &tag, &x, 1, z, 0, tag, 0u);
 }
 
 /* The rational n / d (d nonzero) rounded once by mode (the index of a name of ROUND_MODES). */

@@ -96,6 +96,8 @@ class FuncInfo:
     kviol: object = None
     kcalls: list = field(default_factory=list)
     kchecked: bool = False
+    # the module variables the body writes itself, {id(Symbol): Symbol} (LS-122)
+    gwrites: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -273,6 +275,7 @@ class FnCtx:
         self.kviol = None             # the first LS-250 restriction a function body breaks
         self.kcalls = []              # the user functions it calls, with the call spans
         self.kbytes = 0               # a kernel's private array bytes so far (C5029)
+        self.gwrites = {}             # the module variables the body writes itself (LS-122)
 
 
 class Checker:
@@ -292,6 +295,7 @@ class Checker:
         self.fn: Optional[FnCtx] = None
         self.scope = self.top
         self.kpending = []             # calls from kernels whose callees are not all checked yet
+        self.gargs = []                # (callee, module variable, argument) for C5012 (LS-122)
 
     # ------------------------------------------------------------------ declarations
 
@@ -366,6 +370,7 @@ class Checker:
                 self.check_test(it)
             elif isinstance(it, A.StaticAssert):
                 self.check_static_assert(it)
+        self.module_state_args()
         for info, e in self.kpending:
             self.kernel_call_verdict(info, e, final=True)
         self.kpending = []
@@ -901,6 +906,7 @@ class Checker:
         info.prints = self.fn.prints
         info.kviol = self.fn.kviol
         info.kcalls = self.fn.kcalls
+        info.gwrites = self.fn.gwrites
         info.kchecked = True
         self.fn = None
         self.scope = self.top
@@ -1532,6 +1538,7 @@ class Checker:
                 raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (LS-227)")
             if self.fn.kind == "kernel" and sym.kind == "param":
                 pass
+            self.note_gwrite(e)
             return e.ty
         if isinstance(e, A.Index):
             self.expr(e, None)
@@ -1549,6 +1556,7 @@ class Checker:
                 raise _err("C2058", root.span, "a constant cannot be assigned")
             if self.foreign(root):
                 raise _err("C2058", root.span, "a module variable of an imported module cannot be assigned (LS-227)")
+            self.note_gwrite(e)
             return e.ty
         if isinstance(e, A.Member):
             self.expr(e, None)
@@ -1565,6 +1573,7 @@ class Checker:
                 raise _err("C2060", root.span, "`%s` cannot be assigned" % root.ident)
             if isinstance(root, A.Name) and self.is_readonly_view(root.ref):
                 raise _err("C2060", root.span, "view `%s` is read-only: it is declared `in`" % root.ident)
+            self.note_gwrite(e)
             return e.ty
         if isinstance(e, A.Paren):
             return self.place(e.inner)
@@ -1872,9 +1881,27 @@ class Checker:
         ok_dst = isinstance(dst, (IntType, FixedType)) or isinstance(dst, EnumType)
         if not (ok_src and ok_dst):
             raise _err("C2008", e.span, "no conversion from %s to %s" % (src, dst))
-        if isinstance(dst, EnumType) or isinstance(src, EnumType):
-            if isinstance(dst, EnumType):
-                raise unsupported(e.span, "a conversion to an enum")
+        if isinstance(dst, EnumType):
+            # integer to enum (LS-89): checked `as`, or `as?` (LS-133); E_NARROW when not an enumerator
+            if not (isinstance(src, IntType) or src == Z) or e.op not in ("as", "as?"):
+                raise _err("C2008", e.span, "an integer converts to an enum with `as` or `as?`")
+            e.mode = None
+            e.src = src
+            if lit:
+                try:
+                    v = M.convert_enum(Z, dst, e.operand.cval, literal=True)
+                    ev = EnumValue(dst.qname, [n for n, x in dst.members.items() if x == v][0], v)
+                    e.cval = ev if e.op != "as?" else ("ok", ev)
+                    e.csteps = 1
+                except MachineFault as mf:
+                    if e.op == "as?":
+                        e.cval = ("err", ErrorValue("ArithError", "narrow"))
+                        e.csteps = 1
+                    else:
+                        raise _err("C6001", e.span, "%s in constant evaluation: %s" % (mf.code, mf.operation),
+                                   fault=mf)
+            return ErrorUnionType(ARITH_ERROR, dst) if e.op == "as?" else dst
+        if isinstance(src, EnumType):
             if e.op != "as":
                 raise _err("C2008", e.span, "an enum converts with `as`")
         rounds = isinstance(src, FixedType) and (isinstance(dst, IntType) or (isinstance(dst, FixedType)
@@ -2211,6 +2238,11 @@ class Checker:
             self.kernel_call_args(info, args)
             if not self.kernel_call_verdict(info, e):
                 self.kpending.append((info, e))
+        for a in args:
+            if isinstance(a, A.Expr):
+                g = self.arg_global(a)
+                if g is not None:
+                    self.gargs.append((info, g, a))
         self.static_entry_checks(e, info, args)
         e.kind = "func"
         e.info = info
@@ -2359,6 +2391,7 @@ class Checker:
         return None
 
     def require_writable(self, a):
+        self.note_gwrite(a)
         root = a
         while isinstance(root, (A.Index, A.Member, A.Paren)):
             root = root.base if not isinstance(root, A.Paren) else root.inner
@@ -2375,6 +2408,80 @@ class Checker:
         if self.foreign(root):
             raise _err("C2067", a.span, "a module variable of an imported module cannot be bound to a writable "
                        "parameter (LS-227)")
+
+    # ------------------------------------------------------------------ module state (LS-122, C5012)
+
+    def global_root(self, e):
+        """The module variable (a Symbol of kind global) that ``e`` is or views, else None."""
+        while True:
+            if isinstance(e, A.Paren):
+                e = e.inner
+            elif isinstance(e, A.Member) and getattr(e, "mkind", None) == "qname":
+                g = getattr(e, "ref", None)
+                return g if g is not None and g.kind == "global" else None
+            elif isinstance(e, (A.Index, A.Member)):
+                e = e.base
+            elif isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and \
+                    getattr(e, "bname", None) in ("transpose", "reverse"):
+                e = e.argv[0]
+            elif isinstance(e, A.Name):
+                g = getattr(e, "ref", None)
+                if g is not None and isinstance(g.info, Checker.ViewInfo):
+                    g = g.info.root
+                return g if g is not None and g.kind == "global" else None
+            else:
+                return None
+
+    def note_gwrite(self, e):
+        """A write to (a part of) ``e``: the function being checked writes its module variable, if any."""
+        g = self.global_root(e)
+        if g is not None and self.fn is not None:
+            self.fn.gwrites[id(g)] = g
+
+    def arg_global(self, a):
+        """The module variable an argument is, or is a view of (LS-122): a name (or an imported module's
+        variable), or an array or struct expression that views one; an element read is neither."""
+        inner = a
+        while isinstance(inner, A.Paren):
+            inner = inner.inner
+        bare = isinstance(inner, A.Name) or (isinstance(inner, A.Member) and getattr(inner, "mkind", None) == "qname")
+        if bare or isinstance(getattr(a, "ty", None), (ArrayType, StructType)):
+            return self.global_root(a)
+        return None
+
+    def module_state_args(self):
+        """C5012 (LS-122): an argument that is, or is a view of, a module-level variable passed to a function
+        that writes that variable, directly or through the functions it calls (transitively)."""
+        closure = {}
+
+        def writes(info):
+            if id(info) in closure:
+                return closure[id(info)]
+            out = {}
+            seen, todo = {id(info)}, [info]
+            while todo:
+                f = todo.pop()
+                out.update(getattr(f, "gwrites", {}) or {})
+                for g, _ in getattr(f, "kcalls", ()) or ():
+                    if id(g) not in seen:
+                        seen.add(id(g))
+                        todo.append(g)
+            closure[id(info)] = out
+            return out
+
+        for info, g, a in self.gargs:
+            if id(g) in writes(info):
+                raise _err("C5012", start_span(a), "`%s` writes the module variable `%s`, and this argument "
+                           "%s it (LS-122)" % (
+                               info.qname.rsplit(".", 1)[-1], g.name,
+                               "is" if self.arg_is_bare(a) else "views"))
+        self.gargs = []
+
+    @staticmethod
+    def arg_is_bare(a):
+        while isinstance(a, A.Paren):
+            a = a.inner
+        return isinstance(a, (A.Name, A.Member))
 
     def dispatch(self, e, info: FuncInfo):
         if self.fn is not None and self.fn.kind == "kernel":

@@ -207,6 +207,16 @@ class Evaluator:
             v = 1 if v else 0
         form = {"as": "checked", "as%": "wrap", "as?": "checked", "as|": "sat"}[e.op]
         dst = e.ty.value if isinstance(e.ty, ErrorUnionType) else e.ty
+        if isinstance(dst, EnumType):
+            # integer to enum (LS-89)
+            try:
+                r = M.convert_enum(src, dst, v, literal=e.literal)
+            except MachineFault as mf:
+                if e.op == "as?":
+                    return ("err", ErrorValue("ArithError", "narrow"))
+                self.fault(mf, e.span, st)
+            r = EnumValue(dst.qname, [n for n, x in dst.members.items() if x == r][0], r)
+            return ("ok", r) if e.op == "as?" else r
         try:
             r = M.convert(form, src if src != BOOL else BOOL, dst, v, e.mode, literal=e.literal)
         except MachineFault as mf:

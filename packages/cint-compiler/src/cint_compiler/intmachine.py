@@ -557,6 +557,26 @@ def convert(form: str, src: Type, dst: Num, v: int, mode: Optional[str] = None,
     raise MachineFault(E_NARROW, op, operands, exact=exact, limit=_bound(dst, exact))
 
 
+def enum_token(enum) -> str:
+    """The type token of an enum in an operation identifier: its name in lowercase, as for an
+    `index.checked.<E>` record of an enum element (our choice; IM-130 lists no enum token)."""
+    return enum.name().lower()
+
+
+def convert_enum(src: Type, enum, v: int, literal: bool = False) -> int:
+    """``v as E`` for an enum E (SPEC-04 LS-89): ``v`` when it is the value of an enumerator, else
+    ``E_NARROW`` with operation ``as.checked.<S>.<e>`` (``unassigned`` for a literal, IM-184), the
+    operand ``v``, ``exact`` ``v`` and no ``limit`` (an enum's values have no bound crossed)."""
+    v = int(v)
+    if v in enum.members.values():
+        return v
+    if literal:
+        op, operands = "unassigned", [(Z, v)]
+    else:
+        op, operands = _opid("as", "checked", src.token, enum_token(enum)), [(src, v)]
+    raise MachineFault(E_NARROW, op, operands, exact=v, limit=None)
+
+
 # ---------------------------------------------------------------------------
 # Result-returning forms (IM-30, IM-188)
 
