@@ -387,7 +387,7 @@ def test_array_defaults(tmp_path):
 def test_default_diagnostics():
     e = compile_error("I64 f(inout I64[_] a = [1]) {\n    return 0;\n}\n")
     assert e.code == "C2058" and where(e) == (1, 24)
-    e = compile_error("I64 g() {\n    return 1;\n}\nI64 f(in I64[_] a = [g()]) {\n    return 0;\n}\n")
+    e = compile_error("I64 g() {\n    \"x\\n\";\n    return 1;\n}\nI64 f(in I64[_] a = [g()]) {\n    return 0;\n}\n")
     assert e.code == "C6004"
     e = compile_error("I64 f[n](in I64[n] a, in I64[n] w = [1, 2, 3]) {\n    return 0;\n}\n"
                       "I64 h() {\n    I64[2] z;\n    return f(z);\n}\n")

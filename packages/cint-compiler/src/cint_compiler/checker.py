@@ -295,6 +295,10 @@ class Checker:
         self.fn: Optional[FnCtx] = None
         self.scope = self.top
         self.kpending = []             # calls from kernels whose callees are not all checked yet
+        self.checking = set()          # functions whose bodies are being checked for a constant's call
+        self.in_case_item = False      # checking a case item: a constant expression inside a body
+        self.const_ctx = None          # the reference context that runs compile-time calls (LS-266)
+        self.const_fuel = 0            # fuel-v1 units compile-time calls have used in this module (LS-267)
         self.gargs = []                # (callee, module variable, argument) for C5012 (LS-122)
 
     # ------------------------------------------------------------------ declarations
@@ -365,7 +369,9 @@ class Checker:
         # Pass 3: bodies
         for it in items:
             if isinstance(it, (A.FuncDecl, A.KernelDecl)):
-                self.check_function(self.kernels.get(it.name) or self.functions[it.name])
+                info = self.kernels.get(it.name) or self.functions[it.name]
+                if not info.kchecked:      # a constant's call may have checked it already (LS-264)
+                    self.check_function(info)
             elif isinstance(it, A.TestDecl):
                 self.check_test(it)
             elif isinstance(it, A.StaticAssert):
@@ -1411,7 +1417,11 @@ class Checker:
 
     def case_const(self, e, t):
         """A case item: a constant expression typed by the scrutinee's type (LS-56 rule 6, LS-177)."""
-        self.expr(e, t)
+        self.in_case_item = True
+        try:
+            self.expr(e, t)
+        finally:
+            self.in_case_item = False
         if e.ty != t and not (isinstance(t, ErrorSetType) and isinstance(e.ty, ErrorSetType)):
             raise _err("C2001", start_span(e), "a case item has the scrutinee's type %s, not %s" % (t, e.ty))
         self.fold(e)
@@ -2227,8 +2237,13 @@ class Checker:
         return getattr(c, "ident", "?")
 
     def user_call(self, e, info: FuncInfo):
-        if self.fn is not None and self.fn.kind == "const":
-            raise _err("C6004", e.span, "a constant expression cannot call a user function here")
+        const_call = self.fn is not None and (self.fn.kind == "const" or self.in_case_item)
+        if const_call:
+            why = self.const_ineligible(info)
+            if why is not None:
+                raise _err("C6004", e.span, "a constant expression cannot call `%s`: %s (LS-264)"
+                           % (self.callee_name(e), why))
+            e.const_call = True
         args = self.bind_args(e, info.params)
         for p, a in zip(info.params, args):
             self.arg(p, a)
@@ -3243,6 +3258,8 @@ class Checker:
                        and not (isinstance(a, A.Name) and a.ident in ROUND_MODES))
         if isinstance(e, A.Call) and getattr(e, "kind", None) == "raw":
             return self.is_const(e.args[0].value)
+        if isinstance(e, A.Call) and getattr(e, "kind", None) == "func" and getattr(e, "const_call", False):
+            return all(self.is_const(a) for a in e.argv if isinstance(a, A.Expr))
         return False
 
     def fold(self, e):
@@ -3304,9 +3321,109 @@ class Checker:
             return [e.operand] + ([e.value] if e.value is not None else [])
         return []
 
+    # ------------------------------------------------------------------ compile-time calls (LS-264..LS-268)
+
+    CONST_FUEL_BUDGET = 1_000_000_000   # fuel-v1 units of compile-time calls per module (LS-267); tests lower it
+
+    def ensure_checked(self, info: FuncInfo):
+        """Check a function's body now, out of pass order, when a constant calls it (LS-264)."""
+        if info.kchecked:
+            return
+        if id(info) in self.checking:
+            raise _err("C6004", info.decl.span, "`%s` is called by a constant while its own body is being "
+                       "checked" % info.qname)
+        saved = (self.fn, self.scope, self.pending, self.in_case_item)
+        self.pending = []
+        self.in_case_item = False
+        self.checking.add(id(info))
+        try:
+            self.check_function(info)
+        finally:
+            self.checking.discard(id(info))
+            self.fn, self.scope, self.pending, self.in_case_item = saved
+
+    def const_ineligible(self, info: FuncInfo, seen=None):
+        """None when `info` is const-eligible (LS-265), else why not.  Checks bodies on demand."""
+        seen = set() if seen is None else seen
+        if id(info) in seen:
+            return None
+        seen.add(id(info))
+        if info.is_kernel:
+            return "it is a kernel"
+        scalar = (IntType, BoolType, EnumType, FixedType)
+        for p in info.params:
+            if not isinstance(p.type, scalar):
+                return "parameter `%s` is not of an integer, Bool, enum or fixed-point type" % p.name
+        if isinstance(info.result, ErrorUnionType):
+            return "it returns an error union"
+        if not isinstance(info.result, scalar):
+            return "its result is not of an integer, Bool, enum or fixed-point type"
+        if info.size_params or getattr(info.decl, "where", None) is not None:
+            return "it has size parameters"
+        self.ensure_checked(info)
+        if info.prints:
+            return "it prints"
+        found = []
+
+        def walk(n, memo):
+            if id(n) in memo or found:
+                return
+            memo.add(id(n))
+            if isinstance(n, A.Name) and getattr(n, "ref", None) is not None and n.ref.kind == "global":
+                found.append("it uses the module variable `%s`" % n.ref.name)
+                return
+            if isinstance(n, A.Call) and getattr(n, "kind", None) == "dispatch":
+                found.append("it dispatches a kernel")
+                return
+            if isinstance(n, A.Call) and getattr(n, "kind", None) == "func":
+                why = self.const_ineligible(n.info, seen)
+                if why is not None:
+                    found.append("it calls `%s`, and %s" % (n.info.qname, why))
+                    return
+            for v in vars(n).values():
+                if isinstance(v, A.Node):
+                    walk(v, memo)
+                elif isinstance(v, (list, tuple)):
+                    for x in v:
+                        if isinstance(x, A.Node):
+                            walk(x, memo)
+                        elif isinstance(x, (list, tuple)):
+                            for y in x:
+                                if isinstance(y, A.Node):
+                                    walk(y, memo)
+        walk(info.decl.body, set())
+        return found[0] if found else None
+
+    def run_const_call(self, e, args):
+        """Run the const-eligible function of call `e` with the argument values, with the run-time semantics
+        (LS-266); a fault is C6001 at the call, exhausting the module's budget C6002 (LS-267)."""
+        from .interp import Context
+        from .faults import EntryFault
+        if self.const_ctx is None:
+            prog = Program(self.m, [], self.functions, self.kernels, [], None, None, self.types)
+            self.const_ctx = Context(prog, b"")
+        ctx = self.const_ctx
+        ctx.begin(self.CONST_FUEL_BUDGET - self.const_fuel, 256)
+        span = e.callee.span or e.span
+        try:
+            r = ctx.enter_function(e.info, list(args), span)
+        except EntryFault as ef:
+            self.const_fuel += ctx.fuel
+            rec = ef.record
+            if rec.code == "E_FUEL":
+                raise _err("C6002", span, "E_FUEL in constant evaluation: the compile-time fuel budget of "
+                           "%d units per module is exhausted calling `%s`" % (self.CONST_FUEL_BUDGET,
+                                                                               e.info.qname))
+            raise _err("C6001", span, "%s in constant evaluation: %s (in `%s` at %s:%d:%d)"
+                       % (rec.code, rec.operation, e.info.qname, rec.position.path, rec.position.line,
+                          rec.position.column))
+        self.const_fuel += ctx.fuel
+        return r
+
     def eval_const(self, e):
         from .interp import ConstEvaluator
         ev = ConstEvaluator()
+        ev.user_call = self.run_const_call
         try:
             v = ev.eval(e)
         except MachineFault as mf:

@@ -549,6 +549,19 @@ class ConstEvaluator(Evaluator):
             return e.cval
         return super().x_Member(e, env)
 
+    user_call = None    # the checker's runner of compile-time calls (LS-264..LS-268)
+
+    def call(self, e, env):
+        if e.kind == "func" and getattr(e, "const_call", False) and e.cval is not NOTCONST:
+            self.eval_args(e, env)
+            self.step += 1
+            return e.cval       # already folded (an element of a constant array)
+        if e.kind == "func" and getattr(e, "const_call", False) and self.user_call is not None:
+            args = self.eval_args(e, env)
+            self.step += 1
+            return self.user_call(e, args)
+        return super().call(e, env)
+
 
 # ----------------------------------------------------------------------------- the run-time executor
 
