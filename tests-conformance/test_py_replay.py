@@ -96,7 +96,7 @@ def test_a_faulted_checkpoint_crosses_executors(counter, lib):
     assert ref.call("bump", [1], None).status == 4        # CINT_FAULTED
 
 
-@pytest.mark.clause("H-14", "H-16", "H-7")
+@pytest.mark.clause("H-14", "H-16", "H-7", "H-20")
 @pytest.mark.parametrize("backend", ["ref", "cpu"])
 def test_cpu_recording_replays_on_both(steps, tmp_path, backend):
     p = tmp_path / "s.cintrec"
