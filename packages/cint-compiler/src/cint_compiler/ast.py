@@ -257,6 +257,30 @@ class Catch(Expr):
     block: Optional["Block"] = None
 
 
+# the attributes the checker adds to a node, and `target`, which the walk below does not follow
+_ANNOTATIONS = frozenset(("ty", "span", "ref", "info", "sym", "cval", "stype", "resolved", "target"))
+
+
+def descendants(node):
+    """Every node below and including ``node`` once, in no fixed order (a node shared by two parents is
+    given once), following the syntax fields only: not the checker's annotations nor ``target``."""
+    seen = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        yield n
+        for k, v in vars(n).items():
+            if k in _ANNOTATIONS:
+                continue
+            if isinstance(v, Node):
+                stack.append(v)
+            elif isinstance(v, (list, tuple)):
+                stack.extend(x for x in v if isinstance(x, Node))
+
+
 def first_span(e) -> Optional[Span]:
     """The position of the first character of an expression (LS-278: where a construct starts)."""
     while True:

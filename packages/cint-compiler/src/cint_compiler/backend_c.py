@@ -91,13 +91,7 @@ def _frame_use(node) -> bool:
     """Whether a loop body may allocate frame-arena storage (a local array, an array literal, a call) and
     holds no value that could carry a view of it out of the iteration (an error union of an array)."""
     found = False
-    seen = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
+    for n in A.descendants(node):
         t = getattr(n, "ty", None)
         if isinstance(t, ErrorUnionType) and isinstance(t.value, ArrayType):
             return False
@@ -105,13 +99,6 @@ def _frame_use(node) -> bool:
             found = True
         elif isinstance(n, A.ArrayLit) or (isinstance(n, A.Call) and getattr(n, "kind", None) == "func"):
             found = True
-        for k, v in vars(n).items():
-            if k in ("ty", "span", "ref", "info", "sym", "cval", "stype", "resolved", "target"):
-                continue
-            if isinstance(v, A.Node):
-                stack.append(v)
-            elif isinstance(v, (list, tuple)):
-                stack.extend(x for x in v if isinstance(x, A.Node))
     return found
 
 

@@ -35,23 +35,10 @@ def _test_errsets(test) -> dict:
     leaves the block by `try` is reported in (interp: Context.run_entry)."""
     from . import ast as A
     out = {}
-    seen = set()
-    stack = [test.body]
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
+    for n in A.descendants(test.body):
         if isinstance(n, A.Try):
             es = n.operand.ty.errset
             out[es.qname] = es
-        for k, v in vars(n).items():
-            if k in ("ty", "span", "ref", "info", "sym", "cval", "stype", "resolved", "target"):
-                continue
-            if isinstance(v, A.Node):
-                stack.append(v)
-            elif isinstance(v, (list, tuple)):
-                stack.extend(x for x in v if isinstance(x, A.Node))
     return out
 
 
