@@ -166,7 +166,7 @@ void rt_stage_clear(cint_ctx *ctx);
 int64_t rt_elem_size(const cint_ctx *ctx, const cint_type *t, uint32_t *align); /* 0: not an element type */
 bool rt_record_bools_ok(const cint_ctx *ctx, uint32_t record_id, const uint8_t *p, unsigned depth);
 bool rt_type_equal(const cint_type *a, const cint_type *b);
-const char *rt_type_suffix(uint32_t tag); /* i8 .. u64 */
+const char *rt_type_suffix(uint32_t tag); /* bool, i8 .. i1024, u8 .. u64, struct */
 unsigned rt_int_width(uint32_t tag);      /* bits of I8 .. U64 */
 bool rt_int_signed(uint32_t tag);
 

@@ -41,25 +41,6 @@ unsigned cint_w_limbs(uint32_t tag)
 
 static bool w_signed(uint32_t tag) { return (tag & 0xF0u) == 0x10u; }
 
-static const char *w_suffix(uint32_t tag)
-{
-    switch (tag) {
-    case CINT_TAG_I8: return "i8";
-    case CINT_TAG_I16: return "i16";
-    case CINT_TAG_I32: return "i32";
-    case CINT_TAG_I64: return "i64";
-    case CINT_TAG_I128: return "i128";
-    case CINT_TAG_I256: return "i256";
-    case CINT_TAG_I512: return "i512";
-    case CINT_TAG_I1024: return "i1024";
-    case CINT_TAG_U8: return "u8";
-    case CINT_TAG_U16: return "u16";
-    case CINT_TAG_U32: return "u32";
-    case CINT_TAG_U64: return "u64";
-    default: return "unknown";
-    }
-}
-
 void cint_w_tv(cint_tvalue *t, uint32_t tag, const uint64_t *v)
 {
     unsigned w = cint_w_width(tag);
@@ -469,7 +450,7 @@ int cint_w_arith(cint_ctx *ctx, const cint_gen_at *at, uint32_t op, uint32_t for
         char name[40];
         cint_tvalue ops[2];
         uint16_t n = op == CINT_OP_NEG ? 1u : 2u;
-        snprintf(name, sizeof name, "%s.%s.%s", k_names[op <= CINT_OP_NEG ? op : 0], k_forms[0], w_suffix(tag));
+        snprintf(name, sizeof name, "%s.%s.%s", k_names[op <= CINT_OP_NEG ? op : 0], k_forms[0], rt_type_suffix(tag));
         cint_w_tv(&ops[0], tag, a);
         if (n == 2u) cint_w_tv(&ops[1], tag, b);
         return w_raise(ctx, at, CINT_E_OVERFLOW, name, ops, n, &v, tag);
@@ -542,7 +523,7 @@ int cint_w_shift(cint_ctx *ctx, const cint_gen_at *at, uint32_t op, uint32_t tag
     char name[40];
     cint_tvalue ops[2];
     snprintf(name, sizeof name, "%s.%s.%s", k_names[op >= CINT_OP_SHL && op <= CINT_OP_SHR ? op : 0],
-             op == CINT_OP_SHL_WRAP ? "wrap" : "checked", w_suffix(tag));
+             op == CINT_OP_SHL_WRAP ? "wrap" : "checked", rt_type_suffix(tag));
     if (!in_range) {
         cint_tvalue limit;
         cint_gen_fault f;
@@ -590,7 +571,7 @@ int cint_w_convert(cint_ctx *ctx, const cint_gen_at *at, uint32_t form, uint32_t
     wz x = z_load(from, v);
     char name[40];
     cint_tvalue op;
-    snprintf(name, sizeof name, "as.checked.%s.%s", w_suffix(from), w_suffix(to));
+    snprintf(name, sizeof name, "as.checked.%s.%s", rt_type_suffix(from), rt_type_suffix(to));
     cint_w_tv(&op, from, v);
     if (form == CINT_W_CHECKED && !z_fits(&x, to)) return w_raise(ctx, at, CINT_E_NARROW, name, &op, 1, &x, to);
     return w_form(ctx, at, form, to, &x, name, &op, 1, r);
@@ -608,7 +589,7 @@ int cint_w_abs(cint_ctx *ctx, const cint_gen_at *at, uint32_t tag, const uint64_
     x.neg = false;
     char name[40];
     cint_tvalue op;
-    snprintf(name, sizeof name, "abs.checked.%s", w_suffix(tag));
+    snprintf(name, sizeof name, "abs.checked.%s", rt_type_suffix(tag));
     cint_w_tv(&op, tag, a);
     return w_form(ctx, at, CINT_W_CHECKED, tag, &x, name, &op, 1, r);
 }
@@ -640,7 +621,7 @@ int cint_w_clamp(cint_ctx *ctx, const cint_gen_at *at, uint32_t tag, const uint6
     if (z_cmp(&zl, &zh) > 0) {
         char name[40];
         cint_tvalue ops[3];
-        snprintf(name, sizeof name, "clamp.checked.%s", w_suffix(tag));
+        snprintf(name, sizeof name, "clamp.checked.%s", rt_type_suffix(tag));
         cint_w_tv(&ops[0], tag, x);
         cint_w_tv(&ops[1], tag, lo);
         cint_w_tv(&ops[2], tag, hi);
@@ -739,7 +720,7 @@ int cint_w_sum_at(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at
     if (!z_fits(&total, rtag)) {
         char name[40];
         cint_tvalue op;
-        snprintf(name, sizeof name, "sum.checked.%s.%s", w_suffix(etag), w_suffix(rtag));
+        snprintf(name, sizeof name, "sum.checked.%s.%s", rt_type_suffix(etag), rt_type_suffix(rtag));
         cint_tv_i64(&op, n);
         return w_raise(ctx, at, CINT_E_OVERFLOW, name, &op, 1, &total, rtag);
     }
