@@ -61,3 +61,29 @@ def both(tmp_path, src, name="p", *, fuel=None, entry="run", args=(), depth=None
     assert "outcome refused" not in out[1], out[1]
     assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
     return out[0]
+
+
+def cpu_and_ref(tmp_path, monkeypatch, src, name, entry="put"):
+    """The two executors of one program, for comparing canonical states: ``mod``, a cint Module of
+    `src` (module `name`, built by cint.load, so its library has the state functions), ``ref``, the
+    interpreter's context of the same program, ``fn``, the interpreter's function `entry`;
+    ``state(ctx)``, the runtime's canonical state bytes of a cpu-c17 context, and
+    ``restore(ctx, data)``, the runtime's restore of raw state bytes (its status: 0 when it restored)."""
+    import ctypes
+    from types import SimpleNamespace
+    cint = pytest.importorskip("cint")
+    monkeypatch.setenv("CINT_PY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("CINT_EXE", raising=False)
+    path = tmp_path / (name + ".ci")
+    path.write_text(src, encoding="utf-8")
+    c = compile_source(src.encode("utf-8"), name + ".ci")
+
+    def state(cx):
+        return cx._state_bytes("state")
+
+    def restore(cx, data):
+        _, res = cx._state_fns("restore()")
+        detail = (ctypes.c_uint64 * 2)()
+        return res(cx._h, bytes(data), len(data), detail)
+    return SimpleNamespace(mod=cint.load(path), ref=Context(c.program, c.revision),
+                           fn=c.program.functions[entry], state=state, restore=restore)

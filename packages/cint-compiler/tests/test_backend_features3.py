@@ -10,20 +10,9 @@ import shutil
 
 import pytest
 
-from cint_compiler.outcome import expect_text
+from compiler_testkit import both, cpu_and_ref
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
-
-
-def both(tmp_path, src, name="p", fuel=None, entry="run", args=()):
-    path = tmp_path / (name + ".ci")
-    path.write_text(src, encoding="utf-8")
-    out = [expect_text(path, tmp_path, case_id=name, clause=None, entry=entry, args=list(args), fuel=fuel,
-                       depth=None, fmt=2, executor=ex) for ex in ("ref", "cpu")]
-    assert "outcome refused" not in out[1], out[1]
-    assert "outcome compile-error" not in out[0], out[0]
-    assert out[0] == out[1], "ref:\n%s\ncpu:\n%s" % tuple(out)
-    return out[0]
 
 
 # ----------------------------------------------------------------------------- printing arrays and structs
@@ -380,32 +369,13 @@ def test_module_level_struct_and_wide_arrays_in_the_canonical_state(tmp_path, mo
     """cpu-c17's canonical state bytes (state.c: a record array's head in the globals, its records written
     field by field) equal cint_compiler.canonical.canonical_state of the interpreter after the same entries,
     and the runtime's restore of either round-trips.  The bytes are taken from the runtime's encoder and
-    given to its restore directly: cint_abi's strict decoder (decode_state, which checkpoint() and
-    restore() run) reads no struct payload without the struct's field layout."""
-    import ctypes
+    given to its restore directly (Python's checkpoint() and restore(), which decode struct payloads with
+    the library's record layouts: packages/cint-python/tests/test_checkpoint_structs.py)."""
     import hashlib
-    cint = pytest.importorskip("cint")
     from cint_compiler.canonical import canonical_state
-    from cint_compiler.driver import compile_source
-    from cint_compiler.interp import Context as RefContext
-    monkeypatch.setenv("CINT_PY_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("CINT_EXE", raising=False)
-    path = tmp_path / "gst.ci"
-    path.write_text(STATE_SRC, encoding="utf-8")
-    mod = cint.load(path)
+    two = cpu_and_ref(tmp_path, monkeypatch, STATE_SRC, "gst")
+    mod, ref, put, state, restore = two.mod, two.ref, two.fn, two.state, two.restore
     ctx = mod.context()
-    c = compile_source(STATE_SRC.encode(), "gst.ci")
-    ref = RefContext(c.program, c.revision)
-    put = c.program.functions["put"]
-
-    def state(cx):
-        return cx._state_bytes("state")
-
-    def restore(cx, data):
-        _, res = cx._state_fns("restore()")
-        detail = (ctypes.c_uint64 * 2)()
-        return res(cx._h, bytes(data), len(data), detail)
-
     assert state(ctx) == canonical_state(ref)
     for i, v in ((0, 5), (1, -3), (2, 9), (1, 4)):
         assert ctx.put(i, v) == ref.run_entry("func", put, [i, v]).value

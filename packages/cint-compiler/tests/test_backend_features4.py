@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from compiler_testkit import both
+from compiler_testkit import both, cpu_and_ref
 
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
@@ -330,31 +330,12 @@ def test_module_level_q_arrays_in_the_canonical_state(tmp_path, monkeypatch):
     global's type) equal cint_compiler.canonical.canonical_state of the interpreter after the same entries,
     constants are not state, and the bytes round-trip through cint_abi's strict decoder and the runtime's
     restore."""
-    import ctypes
     import hashlib
-    cint = pytest.importorskip("cint")
     from cint_abi.state import decode_state
     from cint_compiler.canonical import canonical_state
-    from cint_compiler.driver import compile_source
-    from cint_compiler.interp import Context as RefContext
-    monkeypatch.setenv("CINT_PY_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("CINT_EXE", raising=False)
-    path = tmp_path / "qst.ci"
-    path.write_text(STATE_SRC, encoding="utf-8")
-    mod = cint.load(path)
+    two = cpu_and_ref(tmp_path, monkeypatch, STATE_SRC, "qst")
+    mod, ref, put, state, restore = two.mod, two.ref, two.fn, two.state, two.restore
     ctx = mod.context()
-    c = compile_source(STATE_SRC.encode(), "qst.ci")
-    ref = RefContext(c.program, c.revision)
-    put = c.program.functions["put"]
-
-    def state(cx):
-        return cx._state_bytes("state")
-
-    def restore(cx, data):
-        _, res = cx._state_fns("restore()")
-        detail = (ctypes.c_uint64 * 2)()
-        return res(cx._h, bytes(data), len(data), detail)
-
     first = canonical_state(ref)
     assert state(ctx) == first
     names = [g[0] for g in decode_state(first).globals]

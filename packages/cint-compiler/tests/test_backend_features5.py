@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from compiler_testkit import both
+from compiler_testkit import both, cpu_and_ref
 
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
@@ -188,30 +188,11 @@ def test_module_level_structs_in_the_canonical_state(tmp_path, monkeypatch):
     declaration order) equal cint_compiler.canonical.canonical_state of the interpreter after the same
     entries; the runtime's restore of either round-trips, and a malformed one is refused with the state
     kept."""
-    import ctypes
     import hashlib
-    cint = pytest.importorskip("cint")
     from cint_compiler.canonical import canonical_state
-    from cint_compiler.driver import compile_source
-    from cint_compiler.interp import Context as RefContext
-    monkeypatch.setenv("CINT_PY_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("CINT_EXE", raising=False)
-    path = tmp_path / "sg.ci"
-    path.write_text(STATE_SRC, encoding="utf-8")
-    mod = cint.load(path)
+    two = cpu_and_ref(tmp_path, monkeypatch, STATE_SRC, "sg")
+    mod, ref, put, state, restore = two.mod, two.ref, two.fn, two.state, two.restore
     ctx = mod.context()
-    c = compile_source(STATE_SRC.encode(), "sg.ci")
-    ref = RefContext(c.program, c.revision)
-    put = c.program.functions["put"]
-
-    def state(cx):
-        return cx._state_bytes("state")
-
-    def restore(cx, data):
-        _, res = cx._state_fns("restore()")
-        detail = (ctypes.c_uint64 * 2)()
-        return res(cx._h, bytes(data), len(data), detail)
-
     assert state(ctx) == canonical_state(ref)
     for i, v in ((0, 5), (1, -3), (2, 9), (1, 4)):
         assert ctx.put(i, v) == ref.run_entry("func", put, [i, v]).value
