@@ -16,9 +16,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-COUNTER = Path("/work/shared/spec/examples/counter.ci")
-if not COUNTER.is_file():
-    COUNTER = HERE.parent.parent / "shared" / "spec" / "examples" / "counter.ci"
+COUNTER = Path(os.environ.get("CINT_SPEC_EXAMPLES") or HERE.parent.parent / "shared" / "spec" / "examples") / "counter.ci"
 
 
 def main():
@@ -26,6 +24,9 @@ def main():
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=3)
     ns = ap.parse_args()
+    if not COUNTER.is_file():
+        print("bench_replay: %s is absent (set CINT_SPEC_EXAMPLES to the spec's examples folder)" % COUNTER)
+        return 2
     import cint
     d = Path(tempfile.mkdtemp(prefix="cint-bench-replay-"))
     try:

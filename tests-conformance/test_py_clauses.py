@@ -1,6 +1,5 @@
 """Clauses of SPEC-03P.1 5, 6, 8 and 9 seen from Python that no other file checks on its own."""
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -10,9 +9,9 @@ from cint_compiler import driver  # noqa: E402
 from cint_compiler.diagnostics import CompileError  # noqa: E402
 from cint_compiler.outcome import run_case  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
-if not EXAMPLES.is_dir():
-    EXAMPLES = Path("/work/shared/spec/examples")
+from spec_paths import EXAMPLES, require_examples  # noqa: E402
+
+require_examples("counter.ci", "calls.ci")
 
 FAULTY = """export kernel cube[n](in I64[n] x, out I64[n] y) over [i: n] {
     y[i] = x[i] * x[i] * x[i];

@@ -2,7 +2,6 @@
 import hashlib
 import shutil
 import struct
-from pathlib import Path
 
 import pytest
 
@@ -11,9 +10,9 @@ from cint_replay import RefExecutor  # noqa: E402
 from cint_replay import format as F  # noqa: E402
 from cint_compiler import driver  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
-if not EXAMPLES.is_dir():
-    EXAMPLES = Path("/work/shared/spec/examples")
+from spec_paths import EXAMPLES, require_examples  # noqa: E402
+
+require_examples("counter.ci")
 
 KERNELS = """I64 calls = 0;
 Bool last_ok = false;

@@ -24,6 +24,10 @@ rt=$(dirname "$here")
 repo=$(dirname "$rt")
 CC=${CC:-cc}
 examples=${CINT_EXAMPLES:-$(cd "$repo/.." && pwd)/shared/spec/examples}
+# the golden records (their revision identities hash the examples' sources) and the spec's C programs
+# need the examples; without them those steps are skipped and say so
+have_examples=0
+[ -f "$examples/tour.ci" ] && [ -f "$examples/advance.ci" ] && have_examples=1
 if [ -z "${PYTHON:-}" ]; then
     if [ -x "$repo/.venv/bin/python" ]; then PYTHON=$repo/.venv/bin/python; else PYTHON=python3; fi
 fi
@@ -56,9 +60,13 @@ if "$CC" -std=c11 -I "$CINT_RT" -c "$build/h1.c" -o "$build/h1.o" 2> /dev/null; 
 fi
 
 # --- golden fault records -------------------------------------------------------------------
-step "golden records from cint_abi.faultrecord ($PYTHON)"
-PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" \
-    "$PYTHON" "$here/golden.py" "$examples" | sort > "$build/golden.txt"
+if [ "$have_examples" = 1 ]; then
+    step "golden records from cint_abi.faultrecord ($PYTHON)"
+    PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" \
+        "$PYTHON" "$here/golden.py" "$examples" | sort > "$build/golden.txt"
+else
+    step "SKIPPED golden records and the spec's C programs: no examples at $examples (set CINT_EXAMPLES)"
+fi
 
 run_mode() { # $1: plain or san
     local mode=$1 d=$build/$1 extra=()
@@ -80,9 +88,11 @@ run_mode() { # $1: plain or san
         "$here/fixtures/advance_mod.c" "$here/fixtures/tour_mod.c" "$here/test_runtime.c" -o "$d/test_runtime"
     "$d/test_runtime" "$d/records.txt"
     sort "$d/records.txt" > "$d/records.sorted"
-    diff "$build/golden.txt" "$d/records.sorted" > "$d/records.diff" ||
-        fail "[$mode] fault records differ from cint_abi.faultrecord: see $d/records.diff"
-    step "[$mode] $(wc -l < "$d/records.sorted") fault records equal cint_abi's bytes"
+    if [ "$have_examples" = 1 ]; then
+        diff "$build/golden.txt" "$d/records.sorted" > "$d/records.diff" ||
+            fail "[$mode] fault records differ from cint_abi.faultrecord: see $d/records.diff"
+        step "[$mode] $(wc -l < "$d/records.sorted") fault records equal cint_abi's bytes"
+    fi
 
     step "[$mode] test_state (canonical state and restore, with a restore fuzz)"
     "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
@@ -95,6 +105,7 @@ run_mode() { # $1: plain or san
         "$here/test_wide.c" -o "$d/test_wide"
     "$d/test_wide"
 
+    [ "$have_examples" = 1 ] || return 0
     step "[$mode] spec examples host.c, tour.c, reflect.c"
     for pair in host:advance tour:tour reflect:tour; do
         local prog=${pair%%:*} lib=${pair##*:}
@@ -146,8 +157,10 @@ small_sum_blocks() { # cint_gen_sum in blocks of 8 elements gives the same answe
         "$rt"/src/*.c "$here/fixtures/advance_mod.c" "$here/fixtures/tour_mod.c" "$here/test_runtime.c" \
         -o "$d/test_runtime_blocks"
     "$d/test_runtime_blocks" "$d/records_blocks.txt"
-    sort "$d/records_blocks.txt" | diff "$build/golden.txt" - > "$d/records_blocks.diff" ||
-        fail "[plain] fault records with small sum blocks differ: see $d/records_blocks.diff"
+    if [ "$have_examples" = 1 ]; then
+        sort "$d/records_blocks.txt" | diff "$build/golden.txt" - > "$d/records_blocks.diff" ||
+            fail "[plain] fault records with small sum blocks differ: see $d/records_blocks.diff"
+    fi
 }
 
 run_mode plain

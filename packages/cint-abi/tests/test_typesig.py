@@ -6,6 +6,7 @@ import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from spec_paths import EXAMPLES
 
 from cint_abi.codes import DOMAIN_TYPE_SIGNATURE_V1
 from cint_abi import typesig as ts
@@ -37,7 +38,7 @@ REFLECT_HEX = {
     "greet": (48, "00 00 00 00 00 00 00 00 01 00 00 00 00 14 14"),
 }
 REFLECT = {k: DOMAIN + bytes.fromhex(h) for k, (_, h) in REFLECT_HEX.items()}
-REFLECT_OUT = "/work/shared/spec/examples/reflect.out"
+REFLECT_OUT = str(EXAMPLES / "reflect.out")
 
 # tour.ci: error ParseError { empty, bad_digit, too_large } (module tour, default U16)
 PARSE_ERROR = ErrorSetDef("tour.ParseError", U16, ["empty", "bad_digit", "too_large"])

@@ -1,7 +1,5 @@
 """Loading, scalar calls, faults, error results and refusals of the cint package (SPEC-03P.1 8.1, 8.5)."""
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -10,7 +8,6 @@ import pytest
 import cint
 from cint import _build
 
-EXAMPLES = Path("/work/shared/spec/examples")
 HERE = Path(__file__).resolve().parent
 
 CALLS = """\

@@ -3,15 +3,12 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("numpy")
 
-EXAMPLES = Path(__file__).resolve().parents[4] / "shared" / "spec" / "examples"
-if not EXAMPLES.is_dir():
-    EXAMPLES = Path("/work/shared/spec/examples")
+from spec_paths import EXAMPLES
 
 
 @pytest.fixture(scope="module")
