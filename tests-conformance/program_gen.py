@@ -371,11 +371,53 @@ class Gen:
                 self.bit_fields(decls, body, new)
             if side.random() < 0.4:
                 self.where_calls(decls, body, new)
+            if side.random() < 0.4:
+                self.reductions(body, new)
         finally:
             self.rnd = saved
         lines[body_at:body_at] = body
         lines[run_at:run_at] = decls
         names.update((n, t) for n, t in new.items() if n not in first)
+
+    def reductions(self, body, names):
+        """The array reductions (SPEC-01P.1 IM-77 to IM-87) over a literal array and views of it (reversed,
+        strided, empty, transposed): sum_wrap, sum_sat, fold_checked, dot, min/max and count; they may fault
+        (fold_checked, dot, min of an empty view)."""
+        r = self.rnd
+        t = r.choice(self.types)
+        n = r.randint(1, 6)
+        a = self.fresh("ra")
+        body.append("    %s[%d] %s = [%s];" % (t, n, a, ", ".join(literal(r, t) for _ in range(n))))
+        views = [a, "%s[.. by -1]" % a, "%s[1..%d by 2]" % (a, n), "%s[0..0]" % a, "%s[%d..%d]" % (a, n // 2, n)]
+        if n % 2 == 0 and n >= 2:
+            m = self.fresh("rm")
+            body.append("    %s[2, %d] %s = [%s, %s];" % (
+                t, n // 2, m, "[%s]" % ", ".join(literal(r, t) for _ in range(n // 2)),
+                "[%s]" % ", ".join(literal(r, t) for _ in range(n // 2))))
+            views += ["transpose(%s)" % m, m]
+        for _ in range(r.randint(1, 3)):
+            v, k = self.fresh(), r.random()
+            view = r.choice(views)
+            rt = t
+            if k < 0.15:
+                e = "sum_wrap(%s)" % view
+            elif k < 0.3:
+                e = "sum_sat(%s)" % view
+            elif k < 0.5:
+                e = "fold_checked(%s, %s, %s)" % (r.choice(["add", "mul"]), literal(r, t), view)
+            elif k < 0.65:
+                rt = r.choice([x for x in self.types if WIDTH[x] >= WIDTH[t]])
+                e = "dot(%s, %s, %s)" % (rt, a, r.choice([a, "%s[.. by -1]" % a]))
+            elif k < 0.85:
+                e = r.choice(["min(%s)" % view, "max(%s)" % view, "min(%s, %s)" % (literal(r, t), view),
+                              "max(%s, %s)" % (literal(r, t), view)])
+            else:
+                bits = ", ".join(r.choice(["true", "false"]) for _ in range(n))
+                b = self.fresh("rb")
+                body.append("    Bool[%d] %s = [%s];" % (n, b, bits))
+                e, rt = "count(%s)" % r.choice([b, "%s[.. by -1]" % b, "%s[1..%d by 2]" % (b, n)]), "I64"
+            body.append("    %s %s = %s;" % (rt, v, e))
+            names[v] = rt
 
     def field_value(self, t, w, names):
         """A value for a field of type ``t`` and width ``w`` (None: a whole field): in range mostly, sometimes

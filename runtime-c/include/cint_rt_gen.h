@@ -69,6 +69,11 @@ typedef struct cint_gen_param {
    proves it): its staging need not be zero-filled, since no zero of it can be published. */
 #define CINT_GEN_PARAM_COVERS 1u
 
+/* A `where` clause (LS-118, LS-244) over the bound size values sizes: 0 when every constraint
+   holds; else the number of bind.where operands it wrote to operands[0..2] for its first false
+   constraint (1: the constraint's index; 3: the index and the two compared values). */
+typedef int (*cint_gen_where_fn)(const int64_t *sizes, int64_t *operands);
+
 /* A kernel: its qualified name, parameters, size symbols and over clause. */
 typedef struct cint_gen_kernel {
     cint_name name;
@@ -190,12 +195,12 @@ typedef struct cint_copy {
 cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
                            const void *result, cint_gen_array *arrays, int64_t *sizes);
 
-/* cint_gen_enter for a function export with a `where` clause (LS-118): where(sizes) is 1 when the
-   clause holds for the bound size values.  The checks of 7.1 paragraph 11 up to bind.shape run over
-   every array parameter first, then the clause (false: E_SHAPE bind.where, the size values as I64
-   operands in declaration order, at the export's name), then bind.injective, bind.alias and
-   bind.limit over every parameter, then depth and fuel, as a call from cint code checks them. */
-typedef int (*cint_gen_where_fn)(const int64_t *sizes);
+/* cint_gen_enter for a function export with a `where` clause (LS-118; cint_gen_where_fn).  The
+   checks of 7.1 paragraph 11 up to bind.shape run over every array parameter first, then the clause
+   (false: E_SHAPE bind.where with the operands where wrote, at the export's name), then
+   bind.injective, bind.alias and bind.limit over every parameter, then depth and fuel, as a call
+   from cint code checks them.  For a kernel export, where is the kernel's clause, which its
+   dispatch checks as cint_gen_dispatch_begin_where does. */
 cint_status cint_gen_enter_where(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
                                  const void *result, cint_gen_array *arrays, int64_t *sizes, cint_gen_where_fn where);
 
@@ -239,9 +244,20 @@ void cint_gen_error(cint_ctx *ctx, const cint_error_set *set, uint64_t tag);
    product passes M64); charges N fuel; stages every out and inout array into storage of the
    context's staging cache (an inout's elements copied in; an out zero-filled unless its
    parameter has CINT_GEN_PARAM_COVERS) and points arrays[p] at it, in row-major layout,
-   listing each in the copy report; enters the work-item phase. *items receives N. */
+   listing each in the copy report; enters the work-item phase, where at's position (the
+   dispatch site, for a dispatch from cint code) becomes the innermost entry of the fault
+   stack until cint_gen_dispatch_end (decision 3; not a call: the depth is unchanged).
+   *items receives N. */
 int cint_gen_dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_gen_at *at, cint_gen_array *arrays,
                             int64_t *sizes, int64_t *items);
+
+/* cint_gen_dispatch_begin for a kernel with a `where` clause (LS-244, cint_gen_where_fn): the
+   clause is checked once bind.shape has bound the sizes over every parameter, before
+   bind.injective and bind.alias, admission and the fuel charge (false: E_SHAPE bind.where, phase
+   entry, at at).  Once the dispatch is in its work-item phase, at's position (the dispatch site)
+   is the innermost entry of the fault stack, after the enclosing calls' sites (decision 3). */
+int cint_gen_dispatch_begin_where(cint_ctx *ctx, const cint_gen_kernel *k, const cint_gen_at *at,
+                                  cint_gen_array *arrays, int64_t *sizes, int64_t *items, cint_gen_where_fn where);
 
 /* Ends the open dispatch: when the entry has not faulted, publishes each staged array into
    its own memory (row-major, one copy per contiguous run), or, for the dispatch of a host
@@ -272,11 +288,23 @@ void *cint_gen_globals(cint_ctx *ctx);
 /* The storage of the program's container k (an arena or pool), or NULL. */
 void *cint_gen_container(cint_ctx *ctx, uint32_t k);
 
-/* Frame-arena storage for local arrays, zero-filled; NULL after raising host.resource when
-   the arena (config frame_arena_bytes) has no room. mark/reset free in LIFO order. */
+/* Native storage of the frame arena for local arrays and the temporaries of an entry,
+   zero-filled. It grows in chunks that never move (a first chunk of frame_arena_bytes) and
+   returns NULL after raising host.resource only when the host allocator fails; it charges no
+   elements. mark/reset free in LIFO order (a mark is a virtual offset across the chunks). */
 void *cint_gen_frame_alloc(cint_ctx *ctx, const cint_gen_at *at, size_t bytes, size_t align);
 size_t cint_gen_frame_mark(const cint_ctx *ctx);
 void cint_gen_frame_reset(cint_ctx *ctx, size_t mark);
+
+/* The frame arena's charge (SPEC-04 LS-110), in elements whatever their type, against the
+   capacity frame_arena_bytes / 8 (2,097,152 elements by default); each entry starts at 0.
+   charge adds the element count of shape[0 .. rank - 1] (saturated at INT64_MAX) or raises
+   E_BOUNDS arena.alloc with the operands I64 requested, I64 used, I64 capacity and returns 1;
+   charged reads the charge and release sets it back to a value charged returned, when a block
+   that declared local arrays exits. */
+int cint_gen_frame_charge(cint_ctx *ctx, const cint_gen_at *at, uint32_t rank, const int64_t *shape);
+int64_t cint_gen_frame_charged(const cint_ctx *ctx);
+void cint_gen_frame_release(cint_ctx *ctx, int64_t mark);
 
 /* A rank-r local array of type over frame-arena storage, row-major, lower bounds 0. */
 int cint_gen_local_array(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *out, cint_type type, uint32_t rank,

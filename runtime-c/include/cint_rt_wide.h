@@ -65,6 +65,16 @@ int cint_w_shift(cint_ctx *ctx, const cint_gen_at *at, uint32_t op, uint32_t tag
 /* v as to (checked: E_NARROW as.checked.<from>.<to>), as% (wrap), as| (sat). */
 int cint_w_convert(cint_ctx *ctx, const cint_gen_at *at, uint32_t form, uint32_t from, const uint64_t *v, uint32_t to,
                    uint64_t *r);
+/* The result-returning forms (LS-96, SPEC-01P.1 IM-188) on type tag, for every integer type:
+   add_result, sub_result, mul_result, div_result, rem_result and shl_result (op CINT_OP_ADD,
+   _SUB, _MUL, _DIV, _REM, _SHL; b is of type btag: tag, or the count's type for _SHL).  Never
+   faults: 0 with the result in r, or the ArithError of the fault the checked operation would
+   raise: CINT_W_ERR_OVERFLOW, CINT_W_ERR_DIV_ZERO (b = 0) or CINT_W_ERR_SHIFT (a count outside
+   0 to w - 1, checked before the value). */
+#define CINT_W_ERR_OVERFLOW 1
+#define CINT_W_ERR_DIV_ZERO 2
+#define CINT_W_ERR_SHIFT 3
+int cint_w_result(uint32_t op, uint32_t tag, const uint64_t *a, uint32_t btag, const uint64_t *b, uint64_t *r);
 /* Whether the value v of type from is in the range of type to (`as?`, LS-95). */
 int cint_w_fits(uint32_t from, const uint64_t *v, uint32_t to);
 /* abs(a): E_OVERFLOW abs.checked.<t> for MIN. */
@@ -89,6 +99,26 @@ int cint_w_sum(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, ui
 /* The same in a kernel: the fuel charge positioned at charge_at, an overflow at at (the counted step). */
 int cint_w_sum_at(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
                   uint32_t rtag, uint64_t *out);
+/* The other reductions of SPEC-01P.1 IM-77 to IM-87 over I8 .. I1024 elements (count: Bool), in row-major
+   order, with the records of intmachine.py. Each charges ceil(n / 64) at charge_at (in a kernel the
+   ordinal after the counted step) before its own fault, which is positioned at at (the counted step);
+   results are in the limb convention of the element type (dot: of rtag).
+   sum_wrap (sat 0) or sum_sat (sat 1): the exact sum wrapped, or each step saturated. */
+int cint_w_sum_form(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_array *a, int sat, uint64_t *out);
+/* count(xs): the true elements of a Bool array. */
+int cint_w_count(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_array *a, int64_t *out);
+/* fold_checked(add | mul, init, xs): E_OVERFLOW fold_checked.<op>.<E> at the first element j whose step does
+   not fit, operands I64 j, E acc, E x. */
+int cint_w_fold(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a, int mul,
+                const uint64_t *init, uint64_t *out);
+/* dot(R, a, b) over rank 1: E_SHAPE dot.checked.<E>.<R> (operands I64 0, I64 len b; limit I64 len a) before
+   the charge, then the exact sum of products checked against rtag (E_OVERFLOW, operand I64 n). */
+int cint_w_dot(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
+               const cint_gen_array *b, uint32_t rtag, uint64_t *out);
+/* min(xs) / max(xs) (init NULL: E_SHAPE reduce_min|reduce_max.checked.<E>, operand I64 0, for an empty xs) and
+   min(init, xs) / max(init, xs). */
+int cint_w_extreme(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
+                   int max, const uint64_t *init, uint64_t *out);
 
 /* --- per width: the names of cint_rt_ops.h ---------------------------------------------------- */
 

@@ -227,7 +227,9 @@ static void ctx_free_storage(cint_ctx *ctx)
     rt_stage_clear(ctx);
     rt_free(ctx, ctx->copies, ctx->copy_cap * sizeof(cint_copy));
     rt_free(ctx, ctx->print_buf, ctx->print_cap);
-    rt_free(ctx, ctx->frame, ctx->frame_cap);
+    for (uint32_t k = 0; k < ctx->frame_chunk_count; k++)
+        rt_free(ctx, ctx->frame_chunks[k].mem, ctx->frame_chunks[k].size);
+    rt_free(ctx, ctx->frame_chunks, ctx->frame_chunk_cap * sizeof(rt_frame_chunk));
 }
 
 RT_API cint_status cint_ctx_create(const cint_ctx_config *config, cint_ctx **out)
@@ -261,6 +263,7 @@ RT_API cint_status cint_ctx_create(const cint_ctx_config *config, cint_ctx **out
     ctx->output_user = config->output_user;
     ctx->depth_limit = config->depth_limit ? config->depth_limit : RT_DEFAULT_DEPTH;
     ctx->frame_arena_bytes = config->frame_arena_bytes ? config->frame_arena_bytes : RT_DEFAULT_FRAME_ARENA;
+    ctx->frame_elems_cap = ctx->frame_arena_bytes / 8; /* LS-110: the capacity in 8-byte elements */
     ctx->max_buffers = config->max_buffers ? config->max_buffers : RT_DEFAULT_MAX_BUFFERS;
     ctx->next_buffer = 1;
     ctx->next_lease = 1;
@@ -376,33 +379,111 @@ const cint_copy *cint_gen_copies(const cint_ctx *ctx, size_t *count)
     return ctx->copies;
 }
 
-void *cint_gen_frame_alloc(cint_ctx *ctx, const cint_gen_at *at, size_t bytes, size_t align)
+/* The slow path of cint_gen_frame_alloc: the current chunk has no room (or there is none). The
+   chunks after the current one hold nothing live: the next one is used when it is large enough,
+   else it and those after it are given back and a chunk of max(bytes, the last chunk's size,
+   frame_arena_bytes) is added. Only a failing host allocator raises host.resource. */
+static void *frame_grow(cint_ctx *ctx, const cint_gen_at *at, size_t bytes)
 {
-    if (ctx->frame == NULL) {
-        ctx->frame_cap = (size_t)ctx->frame_arena_bytes;
-        ctx->frame = rt_alloc(ctx, ctx->frame_cap);
-        if (ctx->frame == NULL) {
-            ctx->frame_cap = 0;
+    uint32_t next = ctx->frame == NULL ? 0u : ctx->frame_chunk_cur + 1u;
+    size_t base = ctx->frame == NULL ? 0u : ctx->frame_end;
+    if (next < ctx->frame_chunk_count && ctx->frame_chunks[next].size < bytes) {
+        for (uint32_t k = next; k < ctx->frame_chunk_count; k++)
+            rt_free(ctx, ctx->frame_chunks[k].mem, ctx->frame_chunks[k].size);
+        ctx->frame_chunk_count = next;
+    }
+    if (next >= ctx->frame_chunk_count) {
+        size_t size = (size_t)ctx->frame_arena_bytes;
+        if (next > 0 && ctx->frame_chunks[next - 1u].size > size) size = ctx->frame_chunks[next - 1u].size;
+        if (bytes > size) size = bytes;
+        if (size > SIZE_MAX - 15u || base > SIZE_MAX - 16u - size) {
             rt_resource(ctx, at);
             return NULL;
         }
+        size = (size + 15u) & ~(size_t)15u;
+        if (ctx->frame_chunk_count == ctx->frame_chunk_cap) {
+            uint32_t cap = ctx->frame_chunk_cap ? ctx->frame_chunk_cap * 2u : 8u;
+            rt_frame_chunk *t = rt_alloc(ctx, cap * sizeof(rt_frame_chunk));
+            if (t == NULL) {
+                rt_resource(ctx, at);
+                return NULL;
+            }
+            if (ctx->frame_chunk_count > 0)
+                memcpy(t, ctx->frame_chunks, ctx->frame_chunk_count * sizeof(rt_frame_chunk));
+            rt_free(ctx, ctx->frame_chunks, ctx->frame_chunk_cap * sizeof(rt_frame_chunk));
+            ctx->frame_chunks = t;
+            ctx->frame_chunk_cap = cap;
+        }
+        uint8_t *mem = rt_alloc(ctx, size);
+        if (mem == NULL) {
+            rt_resource(ctx, at);
+            return NULL;
+        }
+        ctx->frame_chunks[next].mem = mem;
+        ctx->frame_chunks[next].size = size;
+        ctx->frame_chunks[next].base = base;
+        ctx->frame_chunk_count = next + 1u;
     }
+    const rt_frame_chunk *c = &ctx->frame_chunks[next];
+    ctx->frame_chunk_cur = next;
+    ctx->frame = c->mem;
+    ctx->frame_base = c->base;
+    ctx->frame_end = c->base + c->size;
+    ctx->frame_used = c->base + bytes; /* chunk bases are multiples of 16: every alignment holds */
+    memset(c->mem, 0, bytes);
+    return c->mem;
+}
+
+void *cint_gen_frame_alloc(cint_ctx *ctx, const cint_gen_at *at, size_t bytes, size_t align)
+{
     if (align == 0 || align > 16) align = 16;
     size_t start = (ctx->frame_used + align - 1u) & ~(align - 1u);
-    if (start < ctx->frame_used || start > ctx->frame_cap || bytes > ctx->frame_cap - start) {
-        rt_resource(ctx, at);
-        return NULL;
-    }
+    if (ctx->frame == NULL || start < ctx->frame_used || start > ctx->frame_end || bytes > ctx->frame_end - start)
+        return frame_grow(ctx, at, bytes);
     ctx->frame_used = start + bytes;
-    memset(ctx->frame + start, 0, bytes);
-    return ctx->frame + start;
+    uint8_t *p = ctx->frame + (start - ctx->frame_base);
+    memset(p, 0, bytes);
+    return p;
 }
 
 size_t cint_gen_frame_mark(const cint_ctx *ctx) { return ctx->frame_used; }
 
 void cint_gen_frame_reset(cint_ctx *ctx, size_t mark)
 {
-    if (mark <= ctx->frame_used) ctx->frame_used = mark;
+    if (mark > ctx->frame_used) return;
+    ctx->frame_used = mark;
+    /* back to the chunk holding mark (the first one whose end reaches it) */
+    while (ctx->frame_chunk_cur > 0 && mark <= ctx->frame_chunks[ctx->frame_chunk_cur - 1u].base +
+                                                ctx->frame_chunks[ctx->frame_chunk_cur - 1u].size) {
+        const rt_frame_chunk *c = &ctx->frame_chunks[--ctx->frame_chunk_cur];
+        ctx->frame = c->mem;
+        ctx->frame_base = c->base;
+        ctx->frame_end = c->base + c->size;
+    }
+}
+
+int cint_gen_frame_charge(cint_ctx *ctx, const cint_gen_at *at, uint32_t rank, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (uint32_t d = 0; d < rank; d++)
+        if (__builtin_mul_overflow(n, shape[d], &n)) n = INT64_MAX; /* shapes are >= 0 (decl.shape) */
+    if (n <= ctx->frame_elems_cap - ctx->frame_elems) {
+        ctx->frame_elems += n;
+        return 0;
+    }
+    cint_tvalue ops[3];
+    cint_tv_i64(&ops[0], n);
+    cint_tv_i64(&ops[1], ctx->frame_elems);
+    cint_tv_i64(&ops[2], ctx->frame_elems_cap);
+    const cint_gen_fault f = {CINT_E_BOUNDS, 3u, 0u, "arena.alloc", ops, NULL, NULL};
+    return cint_gen_raise(ctx, at, &f);
+}
+
+int64_t cint_gen_frame_charged(const cint_ctx *ctx) { return ctx->frame_elems; }
+
+void cint_gen_frame_release(cint_ctx *ctx, int64_t mark)
+{
+    if (mark >= 0 && mark <= ctx->frame_elems) ctx->frame_elems = mark;
 }
 
 int cint_gen_local_array(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *out, cint_type type, uint32_t rank,

@@ -51,7 +51,8 @@ int cint_gen_call_enter(cint_ctx *ctx, const cint_gen_at *at)
     if (ctx->depth >= ctx->depth_limit)
         return raise_i64(ctx, at, CINT_E_DEPTH, "call.enter", NULL, 0, true, ctx->depth_limit);
     if (cint_gen_charge(ctx, at, 1)) return 1;
-    ctx->stack[ctx->depth - 1] = at->pos; /* depth < depth_limit <= frames */
+    /* depth < depth_limit <= frames; in a work-item the dispatch site (stack_site) is at depth - 1 */
+    ctx->stack[ctx->depth - 1 + ctx->stack_site] = at->pos;
     ctx->depth++;
     return 0;
 }
@@ -303,8 +304,16 @@ static rt_slot *rename_slot(cint_ctx *ctx, const rt_stage *st)
     return (r.left == 1 && r.step == 1) ? s : NULL;
 }
 
+static int where_check(cint_ctx *ctx, const cint_gen_at *at, const int64_t *sizes, cint_gen_where_fn where)
+{
+    int64_t ops[3] = {0, 0, 0};
+    int n = where(sizes, ops);
+    if (n <= 0) return 0;
+    return raise_i64(ctx, at, CINT_E_SHAPE, "bind.where", ops, (uint16_t)(n < 3 ? n : 3), false, 0);
+}
+
 static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_gen_at *at, cint_gen_array *arrays,
-                          int64_t *sizes, int64_t *items, bool host)
+                          int64_t *sizes, int64_t *items, bool host, cint_gen_where_fn where)
 {
     if (ctx->entry_faulted) return 1;
     ctx->dispatching = true;
@@ -315,7 +324,19 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
     ctx->dispatch_host = host;
     ctx->stage_count = 0;
     for (uint32_t s = 0; s < k->size_count; s++) sizes[s] = CINT_GEN_NO_SIZE;
-    if (rt_bind_checks(ctx, at, k->params, k->param_count, arrays, sizes, k->size_count, host, true)) return 1;
+    if (where == NULL) {
+        if (rt_bind_checks(ctx, at, k->params, k->param_count, arrays, sizes, k->size_count, host, true)) return 1;
+    } else { /* checks 1 to 5 over every parameter, the clause (F-5 check 5), then checks 6 to 8 */
+        for (uint32_t p = 0; p < k->param_count; p++)
+            if (bind_param(ctx, at, k->params, k->param_count, arrays, sizes, k->size_count, host, true, p, BIND_FORMED))
+                return 1;
+        for (uint32_t s = 0; s < k->size_count; s++)
+            if (sizes[s] == CINT_GEN_NO_SIZE) sizes[s] = 0;
+        if (where_check(ctx, at, sizes, where)) return 1;
+        for (uint32_t p = 0; p < k->param_count; p++)
+            if (bind_param(ctx, at, k->params, k->param_count, arrays, sizes, k->size_count, host, true, p, BIND_WRITTEN))
+                return 1;
+    }
 
     /* admission (IM-112): the product of the over extents is at most M64 */
     int64_t ext[4], n = 1;
@@ -405,6 +426,10 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
     }
     rt_stage_note(ctx, total);
     ctx->phase = CINT_PHASE_WORK_ITEM;
+    if (!host) { /* decision 3: the dispatch site joins the fault stack (depth - 1 < depth_limit <= frames) */
+        ctx->stack[ctx->depth - 1] = at->pos;
+        ctx->stack_site = 1;
+    }
     *items = n;
     return 0;
 }
@@ -412,7 +437,13 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
 int cint_gen_dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_gen_at *at, cint_gen_array *arrays,
                             int64_t *sizes, int64_t *items)
 {
-    return dispatch_begin(ctx, k, at, arrays, sizes, items, false);
+    return dispatch_begin(ctx, k, at, arrays, sizes, items, false, NULL);
+}
+
+int cint_gen_dispatch_begin_where(cint_ctx *ctx, const cint_gen_kernel *k, const cint_gen_at *at,
+                                  cint_gen_array *arrays, int64_t *sizes, int64_t *items, cint_gen_where_fn where)
+{
+    return dispatch_begin(ctx, k, at, arrays, sizes, items, false, where);
 }
 
 void cint_gen_dispatch_end(cint_ctx *ctx)
@@ -436,6 +467,7 @@ void cint_gen_dispatch_end(cint_ctx *ctx)
             }
         }
     free_stages(ctx);
+    ctx->stack_site = 0;
     ctx->dispatching = false;
     ctx->kernel = NULL;
     ctx->dispatch_arrays = NULL;
@@ -459,10 +491,7 @@ static int bind_where(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param
         if (bind_param(ctx, at, params, count, arrays, sizes, size_count, true, false, p, BIND_FORMED)) return 1;
     for (uint32_t s = 0; s < size_count; s++)
         if (sizes[s] == CINT_GEN_NO_SIZE) sizes[s] = 0;
-    if (!where(sizes)) {
-        uint16_t n = size_count < CINT_FAULT_OPERANDS_MAX ? (uint16_t)size_count : CINT_FAULT_OPERANDS_MAX;
-        return raise_i64(ctx, at, CINT_E_SHAPE, "bind.where", sizes, n, false, 0);
-    }
+    if (where_check(ctx, at, sizes, where)) return 1;
     for (uint32_t p = 0; p < count; p++)
         if (bind_param(ctx, at, params, count, arrays, sizes, size_count, true, false, p, BIND_WRITTEN)) return 1;
     return 0;
@@ -532,11 +561,13 @@ static cint_status enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, 
     ctx->fuel_budget = fuel;
     ctx->fuel_used = 0;
     ctx->depth = 0;
+    ctx->stack_site = 0;
     ctx->dispatch_next = 0;
     ctx->error_set = NULL;
     ctx->error_tag = 0;
     ctx->copy_count = 0;
-    ctx->frame_used = 0;
+    cint_gen_frame_reset(ctx, 0); /* LS-110: each entry starts with an empty frame arena */
+    ctx->frame_elems = 0;
     cint_gen_at at;
     memset(&at, 0, sizeof at);
     at.pos = x->name_site;
@@ -550,7 +581,7 @@ static cint_status enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, 
     ctx->depth = 1;
     if (kernel) {
         int64_t items = 0;
-        if (dispatch_begin(ctx, x->kernel, &at, arrays, sizes, &items, true)) return cint_gen_leave(ctx);
+        if (dispatch_begin(ctx, x->kernel, &at, arrays, sizes, &items, true, where)) return cint_gen_leave(ctx);
     } else {
         if ((where != NULL ? bind_where(ctx, &at, params, count, arrays, sizes, size_count, where)
                            : rt_bind_checks(ctx, &at, params, count, arrays, sizes, size_count, true, false)) ||
@@ -569,7 +600,7 @@ cint_status cint_gen_enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel
 cint_status cint_gen_enter_where(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, const cint_gen_arg *args,
                                  const void *result, cint_gen_array *arrays, int64_t *sizes, cint_gen_where_fn where)
 {
-    return enter(ctx, x, fuel, args, result, arrays, sizes, x->kind == CINT_EXPORT_KERNEL ? NULL : where);
+    return enter(ctx, x, fuel, args, result, arrays, sizes, where);
 }
 
 cint_status cint_gen_leave(cint_ctx *ctx)

@@ -242,7 +242,7 @@ void rt_raise(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_fault *f)
             r->address.step = at->step;
         }
     }
-    uint64_t n = ctx->depth > 1 ? (uint64_t)(ctx->depth - 1) : 0u;
+    uint64_t n = (ctx->depth > 1 ? (uint64_t)(ctx->depth - 1) : 0u) + (uint64_t)ctx->stack_site;
     if (n > ctx->frames) n = ctx->frames;
     memcpy(ctx->fault_stack, ctx->stack, (size_t)n * sizeof(cint_position));
     r->stack_count = n;

@@ -58,6 +58,12 @@ typedef struct rt_block {
 #define RT_STAGE_CACHE 8  /* blocks the staging cache holds at most */
 #define RT_STAGE_RECENT 4 /* dispatches whose staging totals bound the cache */
 
+/* One chunk of frame-arena storage (ctx.c). */
+typedef struct rt_frame_chunk {
+    uint8_t *mem;
+    size_t size, base; /* bytes (a multiple of 16), virtual start */
+} rt_frame_chunk;
+
 struct cint_ctx {
     atomic_int busy;
     cint_allocator allocator;
@@ -100,7 +106,9 @@ struct cint_ctx {
     /* the running entry */
     bool in_entry, entry_faulted;
     int64_t depth;
-    cint_position *stack; /* call sites of active calls: depth - 1 of them */
+    cint_position *stack; /* call sites of active calls: depth - 1 of them, then stack_site more */
+    int64_t stack_site;   /* 1 while a dispatch from cint code is past its entry phase: its site is
+                             stack[depth - 1], before the calls inside its work-items (decision 3) */
     uint32_t frames;      /* capacity of stack and fault_stack */
     int64_t dispatch_next;
 
@@ -132,9 +140,16 @@ struct cint_ctx {
     uint8_t *print_buf;
     size_t print_len, print_cap;
 
-    /* frame arena */
+    /* frame arena (LS-110): the charge in elements (frame_elems of frame_elems_cap, released by
+       the generated code at block exits), and its native storage in bytes: chunks that never move,
+       addressed by one virtual offset (frame_used, a mark) over their concatenation. The current
+       chunk is frame (its memory), frame_base (its virtual start) and frame_end (frame_base + its
+       size); the chunks after it hold nothing live. */
+    int64_t frame_elems, frame_elems_cap;
     uint8_t *frame;
-    size_t frame_used, frame_cap;
+    size_t frame_used, frame_base, frame_end;
+    rt_frame_chunk *frame_chunks;
+    uint32_t frame_chunk_count, frame_chunk_cur, frame_chunk_cap;
 };
 
 /* ctx.c */

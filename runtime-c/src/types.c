@@ -82,7 +82,7 @@ bool rt_record_bools_ok(const cint_ctx *ctx, uint32_t record_id, const uint8_t *
     const cint_record_layout *r = &m->records[record_id];
     for (uint32_t f = 0; f < r->field_count; f++) {
         const cint_record_field *fd = &r->fields[f];
-        if (fd->type.code == CINT_TAG_BOOL) {
+        if (fd->type.code == CINT_TAG_BOOL && fd->bits == 0u) { /* a Bool bit field is one bit of its unit */
             for (uint32_t k = 0; k < fd->count; k++)
                 if (p[fd->offset + k] > 1u) return false;
         } else if (fd->type.code == CINT_TAG_STRUCT) {

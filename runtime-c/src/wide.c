@@ -565,6 +565,32 @@ int cint_w_shift(cint_ctx *ctx, const cint_gen_at *at, uint32_t op, uint32_t tag
     return w_raise(ctx, at, CINT_E_OVERFLOW, name, ops, 2, &v, tag);
 }
 
+int cint_w_result(uint32_t op, uint32_t tag, const uint64_t *a, uint32_t btag, const uint64_t *b, uint64_t *r)
+{
+    wz x = z_load(tag, a), y = z_load(btag, b), v, m;
+    switch (op) {
+    case CINT_OP_ADD: v = z_add(x, y); break;
+    case CINT_OP_SUB: v = z_sub(x, y); break;
+    case CINT_OP_MUL: v = z_mul(x, y); break;
+    case CINT_OP_DIV:
+    case CINT_OP_REM:
+        if (z_zero(&y)) return CINT_W_ERR_DIV_ZERO;
+        z_divmod_floor(&x, &y, &v, &m);
+        if (op == CINT_OP_REM) v = m; /* |m| < |b|: always in range */
+        break;
+    default: { /* CINT_OP_SHL: the count first (E_SHIFT), then the value (E_OVERFLOW) */
+        unsigned w = cint_w_width(tag);
+        if (y.neg || m_len(y.m) > 1u || y.m[0] > (uint64_t)(w - 1u)) return CINT_W_ERR_SHIFT;
+        v = x;
+        m_shl(v.m, x.m, (unsigned)y.m[0]);
+        break;
+    }
+    }
+    if (!z_fits(&v, tag)) return CINT_W_ERR_OVERFLOW;
+    z_store(&v, tag, r);
+    return 0;
+}
+
 int cint_w_convert(cint_ctx *ctx, const cint_gen_at *at, uint32_t form, uint32_t from, const uint64_t *v, uint32_t to,
                    uint64_t *r)
 {
@@ -725,5 +751,368 @@ int cint_w_sum_at(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at
         return w_raise(ctx, at, CINT_E_OVERFLOW, name, &op, 1, &total, rtag);
     }
     z_store(&total, rtag, out);
+    return 0;
+}
+
+/* --- reductions (SPEC-01P.1 IM-77 to IM-87) ---------------------------------------------------------
+   sum_wrap, sum_sat, count, fold_checked, dot and min/max over xs, elements in row-major order (rt_runs),
+   with the records of intmachine.py. I8 to U64 elements run typed loops (a contiguous run as one
+   stride-1 loop); I128 to I1024 elements go through Z. */
+
+__extension__ typedef __int128 w_i128;
+
+static int w_red_charge(cint_ctx *ctx, const cint_gen_at *at, int64_t n)
+{
+    return cint_gen_charge(ctx, at, n / 64 + (n % 64 != 0));
+}
+
+/* The element at p of type tag in the limb convention. */
+static void w_elem(uint32_t tag, const uint8_t *p, uint64_t *limbs)
+{
+    unsigned w = cint_w_width(tag);
+    if (w >= 64u) {
+        memcpy(limbs, p, w / 8u);
+        return;
+    }
+    uint64_t bits = 0;
+    for (unsigned k = 0; k < w / 8u; k++) bits |= (uint64_t)p[k] << (8u * k);
+    if (w_signed(tag) && ((bits >> (w - 1u)) & 1u)) bits |= ~((UINT64_C(1) << w) - 1u);
+    limbs[0] = bits;
+}
+
+/* Z of a 128-bit two's complement value (sign: w_i128) or of an unsigned one. */
+static wz z_i128(w_i128 v)
+{
+    wz z;
+    memset(&z, 0, sizeof z);
+    w_u128 mag = v < 0 ? (w_u128)0 - (w_u128)v : (w_u128)v;
+    z.m[0] = (uint64_t)mag;
+    z.m[1] = (uint64_t)(mag >> 64);
+    z.neg = v < 0;
+    return z;
+}
+
+static wz z_u128(w_u128 v)
+{
+    wz z;
+    memset(&z, 0, sizeof z);
+    z.m[0] = (uint64_t)v;
+    z.m[1] = (uint64_t)(v >> 64);
+    return z;
+}
+
+/* Z of hi * 2^128 + lo. */
+static wz z_acc(int64_t hi, w_u128 lo)
+{
+    wz z;
+    memset(&z, 0, sizeof z);
+    uint64_t t[3] = {(uint64_t)lo, (uint64_t)(lo >> 64), (uint64_t)hi};
+    if (hi < 0) {
+        uint64_t c = 1;
+        for (unsigned k = 0; k < 3u; k++) {
+            t[k] = ~t[k] + c;
+            c = c && t[k] == 0;
+        }
+        z.neg = true;
+    }
+    memcpy(z.m, t, sizeof t);
+    return z;
+}
+
+/* Loops over the n elements of a run (step elements apart) as x of C type T. */
+#define W_RUN_(T, p, n, step, BODY)                                                                       \
+    do {                                                                                                 \
+        const int64_t sb_ = (step) * (int64_t)sizeof(T);                                                 \
+        if (sb_ == (int64_t)sizeof(T)) {                                                                 \
+            for (int64_t i_ = 0; i_ < (n); i_++) {                                                       \
+                T x;                                                                                     \
+                memcpy(&x, (p) + i_ * (int64_t)sizeof(T), sizeof x);                                     \
+                BODY                                                                                     \
+            }                                                                                            \
+        } else {                                                                                         \
+            for (int64_t i_ = 0; i_ < (n); i_++) {                                                       \
+                T x;                                                                                     \
+                memcpy(&x, (p) + i_ * sb_, sizeof x);                                                    \
+                BODY                                                                                     \
+            }                                                                                            \
+        }                                                                                                \
+    } while (0)
+
+/* The I8 .. U64 element types: X(tag, C type, signed) */
+#define W_NARROW_TYPES_(X)                                                                                \
+    X(CINT_TAG_I8, int8_t, 1) X(CINT_TAG_I16, int16_t, 1) X(CINT_TAG_I32, int32_t, 1)                      \
+    X(CINT_TAG_I64, int64_t, 1) X(CINT_TAG_U8, uint8_t, 0) X(CINT_TAG_U16, uint16_t, 0)                    \
+    X(CINT_TAG_U32, uint32_t, 0) X(CINT_TAG_U64, uint64_t, 0)
+
+static w_i128 w_lo128(uint32_t tag) { return w_signed(tag) ? -((w_i128)1 << (cint_w_width(tag) - 1u)) : 0; }
+static w_i128 w_hi128(uint32_t tag)
+{
+    return ((w_i128)1 << (cint_w_width(tag) - (w_signed(tag) ? 1u : 0u))) - 1;
+}
+
+int cint_w_sum_form(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_array *a, int sat, uint64_t *out)
+{
+    uint32_t tag = a->type.code;
+    unsigned w = cint_w_width(tag);
+    if (w == 0) return cint_gen_raise(ctx, charge_at, NULL);
+    if (w_red_charge(ctx, charge_at, rt_count(a))) return 1;
+    rt_runs r;
+    uint8_t *p;
+    rt_runs_begin(&r, a);
+    if (w <= 64u && !sat) {
+        /* the sum modulo 2^64, cut to the width */
+        uint64_t s = 0;
+        while (rt_runs_next(&r, &p)) switch (tag) {
+#define X(TAG, T, S)                                                                                      \
+    case TAG: W_RUN_(T, p, r.len, r.step, s += (uint64_t)x;); break;
+                W_NARROW_TYPES_(X)
+#undef X
+            default: break;
+            }
+        wz z = z_u128(s);
+        z_store(&z, tag, out);
+        return 0;
+    }
+    if (w <= 64u) {
+        /* each step saturates (IM-30): an I8 .. U64 sum plus one element fits 128 bits */
+        const w_i128 lo = w_lo128(tag), hi = w_hi128(tag);
+        w_i128 acc = 0;
+        while (rt_runs_next(&r, &p)) switch (tag) {
+#define X(TAG, T, S)                                                                                      \
+    case TAG:                                                                                             \
+        W_RUN_(T, p, r.len, r.step, acc += (w_i128)x; acc = acc > hi ? hi : acc < lo ? lo : acc;);        \
+        break;
+                W_NARROW_TYPES_(X)
+#undef X
+            default: break;
+            }
+        out[0] = (uint64_t)acc;
+        return 0;
+    }
+    unsigned nl = w / 64u;
+    uint64_t acc[16], e[16];
+    memset(acc, 0, sizeof acc);
+    wz zacc, zlo = z_min(tag), zhi = z_max(tag);
+    memset(&zacc, 0, sizeof zacc);
+    while (rt_runs_next(&r, &p))
+        for (int64_t i = 0; i < r.len; i++) {
+            memcpy(e, p + i * r.step * a->elem_size, nl * 8u);
+            if (!sat) {
+                /* limb-wise, modulo 2^w */
+                uint64_t c = 0;
+                for (unsigned k = 0; k < nl; k++) {
+                    uint64_t s = acc[k] + c;
+                    uint64_t c1 = s < c;
+                    acc[k] = s + e[k];
+                    c = c1 + (acc[k] < s);
+                }
+            } else {
+                zacc = z_add(zacc, z_load(tag, e));
+                if (z_cmp(&zacc, &zhi) > 0) zacc = zhi;
+                else if (z_cmp(&zacc, &zlo) < 0) zacc = zlo;
+            }
+        }
+    if (sat) z_store(&zacc, tag, acc);
+    memcpy(out, acc, nl * 8u);
+    return 0;
+}
+
+int cint_w_count(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_array *a, int64_t *out)
+{
+    if (a->elem_size != 1) return cint_gen_raise(ctx, charge_at, NULL);
+    if (w_red_charge(ctx, charge_at, rt_count(a))) return 1;
+    int64_t c = 0;
+    rt_runs r;
+    uint8_t *p;
+    rt_runs_begin(&r, a);
+    while (rt_runs_next(&r, &p)) W_RUN_(uint8_t, p, r.len, r.step, c += x != 0;);
+    *out = c;
+    return 0;
+}
+
+/* The E_OVERFLOW of fold_checked at element j: operands I64 j, E acc, E x; exact v. */
+static int w_fold_fault(cint_ctx *ctx, const cint_gen_at *at, int mul, uint32_t tag, int64_t j, const uint64_t *acc,
+                        const uint64_t *x, const wz *v)
+{
+    char name[48];
+    cint_tvalue ops[3];
+    snprintf(name, sizeof name, "fold_checked.%s.%s", mul ? "mul" : "add", rt_type_suffix(tag));
+    cint_tv_i64(&ops[0], j);
+    cint_w_tv(&ops[1], tag, acc);
+    cint_w_tv(&ops[2], tag, x);
+    return w_raise(ctx, at, CINT_E_OVERFLOW, name, ops, 3, v, tag);
+}
+
+int cint_w_fold(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a, int mul,
+                const uint64_t *init, uint64_t *out)
+{
+    uint32_t tag = a->type.code;
+    unsigned w = cint_w_width(tag);
+    if (w == 0) return cint_gen_raise(ctx, at, NULL);
+    if (w_red_charge(ctx, charge_at, rt_count(a))) return 1;
+    rt_runs r;
+    uint8_t *p;
+    int64_t j = 0;
+    rt_runs_begin(&r, a);
+    if (w <= 64u) {
+        /* signed: the exact step fits w_i128; unsigned: w_u128 (a U64 product is below 2^128) */
+        const w_i128 lo = w_lo128(tag), hi = w_hi128(tag);
+        w_i128 sacc = w_signed(tag) ? (w_i128)(int64_t)init[0] : 0;
+        w_u128 uacc = w_signed(tag) ? 0 : (w_u128)init[0];
+        while (rt_runs_next(&r, &p)) {
+            switch (tag) {
+#define X(TAG, T, S)                                                                                      \
+    case TAG:                                                                                             \
+        if (S) {                                                                                          \
+            W_RUN_(T, p, r.len, r.step, {                                                                 \
+                w_i128 v = mul ? sacc * (w_i128)x : sacc + (w_i128)x;                                     \
+                if (v < lo || v > hi) {                                                                   \
+                    uint64_t la = (uint64_t)sacc; uint64_t lx = (uint64_t)(int64_t)x;                     \
+                    wz z = z_i128(v);                                                                     \
+                    return w_fold_fault(ctx, at, mul, tag, j + i_, &la, &lx, &z);                          \
+                }                                                                                         \
+                sacc = v;                                                                                 \
+            });                                                                                           \
+        } else {                                                                                          \
+            W_RUN_(T, p, r.len, r.step, {                                                                 \
+                w_u128 v = mul ? uacc * (w_u128)x : uacc + (w_u128)x;                                     \
+                if (v > (w_u128)hi) {                                                                     \
+                    uint64_t la = (uint64_t)uacc; uint64_t lx = (uint64_t)x;                              \
+                    wz z = z_u128(v);                                                                     \
+                    return w_fold_fault(ctx, at, mul, tag, j + i_, &la, &lx, &z);                          \
+                }                                                                                         \
+                uacc = v;                                                                                 \
+            });                                                                                           \
+        }                                                                                                 \
+        break;
+                W_NARROW_TYPES_(X)
+#undef X
+            default: break;
+            }
+            j += r.len;
+        }
+        (void)lo;
+        out[0] = w_signed(tag) ? (uint64_t)sacc : (uint64_t)uacc;
+        return 0;
+    }
+    unsigned nl = w / 64u;
+    uint64_t acc[16], e[16];
+    memcpy(acc, init, nl * 8u);
+    while (rt_runs_next(&r, &p))
+        for (int64_t i = 0; i < r.len; i++, j++) {
+            memcpy(e, p + i * r.step * a->elem_size, nl * 8u);
+            wz za = z_load(tag, acc), zx = z_load(tag, e);
+            wz v = mul ? z_mul(za, zx) : z_add(za, zx);
+            if (!z_fits(&v, tag)) return w_fold_fault(ctx, at, mul, tag, j, acc, e, &v);
+            z_store(&v, tag, acc);
+        }
+    memcpy(out, acc, nl * 8u);
+    return 0;
+}
+
+int cint_w_dot(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
+               const cint_gen_array *b, uint32_t rtag, uint64_t *out)
+{
+    uint32_t tag = a->type.code;
+    unsigned w = cint_w_width(tag);
+    if (w == 0 || cint_w_width(rtag) == 0 || a->rank != 1u || b->rank != 1u) return cint_gen_raise(ctx, at, NULL);
+    char name[48];
+    snprintf(name, sizeof name, "dot.checked.%s.%s", rt_type_suffix(tag), rt_type_suffix(rtag));
+    int64_t n = a->shape[0];
+    if (b->shape[0] != n) {
+        /* the shape check precedes the charge (IM-87) */
+        cint_tvalue ops[2], limit;
+        cint_tv_i64(&ops[0], 0);
+        cint_tv_i64(&ops[1], b->shape[0]);
+        cint_tv_i64(&limit, n);
+        cint_gen_fault f;
+        memset(&f, 0, sizeof f);
+        f.code = CINT_E_SHAPE;
+        f.operation = name;
+        f.operands = ops;
+        f.operand_count = 2;
+        f.limit = &limit;
+        return cint_gen_raise(ctx, at, &f);
+    }
+    if (w_red_charge(ctx, charge_at, n)) return 1;
+    const uint8_t *pa = a->data, *pb = b->data;
+    const int64_t sa = a->stride[0] * a->elem_size, sb = b->stride[0] * b->elem_size;
+    wz total;
+    if (w <= 64u) {
+        /* the exact sum as hi * 2^128 + lo: each product fits 128 bits */
+        int64_t hi = 0;
+        w_u128 lo = 0;
+        switch (tag) {
+#define X(TAG, T, S)                                                                                      \
+    case TAG:                                                                                             \
+        for (int64_t i = 0; i < n; i++) {                                                                 \
+            T x, y;                                                                                       \
+            memcpy(&x, pa + i * sa, sizeof x);                                                            \
+            memcpy(&y, pb + i * sb, sizeof y);                                                            \
+            if (S) {                                                                                      \
+                w_i128 q = (w_i128)x * (w_i128)y;                                                         \
+                w_u128 l2 = lo + (w_u128)q;                                                               \
+                hi += (int64_t)(l2 < lo) - (int64_t)(q < 0);                                              \
+                lo = l2;                                                                                  \
+            } else {                                                                                      \
+                w_u128 l2 = lo + (w_u128)x * (w_u128)y;                                                   \
+                hi += (int64_t)(l2 < lo);                                                                 \
+                lo = l2;                                                                                  \
+            }                                                                                             \
+        }                                                                                                 \
+        break;
+            W_NARROW_TYPES_(X)
+#undef X
+        default: break;
+        }
+        total = z_acc(hi, lo);
+    } else {
+        uint64_t x[16], y[16];
+        memset(&total, 0, sizeof total);
+        for (int64_t i = 0; i < n; i++) {
+            w_elem(tag, pa + i * sa, x);
+            w_elem(tag, pb + i * sb, y);
+            total = z_add(total, z_mul(z_load(tag, x), z_load(tag, y)));
+        }
+    }
+    if (!z_fits(&total, rtag)) {
+        cint_tvalue op;
+        cint_tv_i64(&op, n);
+        return w_raise(ctx, at, CINT_E_OVERFLOW, name, &op, 1, &total, rtag);
+    }
+    z_store(&total, rtag, out);
+    return 0;
+}
+
+int cint_w_extreme(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *at, const cint_gen_array *a,
+                   int max, const uint64_t *init, uint64_t *out)
+{
+    uint32_t tag = a->type.code;
+    unsigned w = cint_w_width(tag);
+    if (w == 0) return cint_gen_raise(ctx, at, NULL);
+    int64_t n = rt_count(a);
+    if (w_red_charge(ctx, charge_at, n)) return 1;
+    unsigned nl = cint_w_limbs(tag);
+    uint64_t best[16], e[16];
+    bool have = init != NULL;
+    if (have) memcpy(best, init, nl * 8u);
+    if (!have && n == 0) {
+        char name[48];
+        cint_tvalue op;
+        snprintf(name, sizeof name, "%s.checked.%s", max ? "reduce_max" : "reduce_min", rt_type_suffix(tag));
+        cint_tv_i64(&op, 0);
+        return w_raise(ctx, at, CINT_E_SHAPE, name, &op, 1, NULL, 0);
+    }
+    rt_runs r;
+    uint8_t *p;
+    rt_runs_begin(&r, a);
+    while (rt_runs_next(&r, &p))
+        for (int64_t i = 0; i < r.len; i++) {
+            w_elem(tag, p + i * r.step * a->elem_size, e);
+            int c = have ? cint_w_cmp(tag, e, best) : 0;
+            if (!have || (max ? c > 0 : c < 0)) memcpy(best, e, nl * 8u);
+            have = true;
+        }
+    memcpy(out, best, nl * 8u);
     return 0;
 }

@@ -61,6 +61,7 @@ def main(examples: Path) -> None:
     t("t_output", "E_UNSUPPORTED", "host.output", [(I64, 5)], 13, 5)
     t("t_depth", "E_DEPTH", "call.enter", [], 1, 40, limit=(I64, 3), stack=[("t.ci", 1, 40)] * 2)
     t("t_frames", "E_UNSUPPORTED", "call.enter", [(I64, 5000)], 1, 12, limit=(I64, 4096))
+    t("t_frame_arena", "E_BOUNDS", "arena.alloc", [(I64, 1), (I64, 100), (I64, 100)], 6, 5)   # LS-110
     t("t_div_zero", "E_DIV_ZERO", "div.checked.i64", [(I64, 5), (I64, 0)], 3, 5)
     t("t_min_div", "E_OVERFLOW", "div.checked.i64", [(I64, MIN64), (I64, -1)], 3, 5, exact=2**63,
       limit=(I64, MAX64))

@@ -917,6 +917,107 @@ static void test_output_and_busy(void)
 }
 
 /* Call depth (IM-119), and the checked operations with their records. */
+/* Whether t holds I64 v (cint_tv_i64's bytes). */
+static int tv_is_i64(const cint_tvalue *t, int64_t v)
+{
+    cint_tvalue w;
+    cint_tv_i64(&w, v);
+    return t->len == w.len && memcmp(t->bytes, w.bytes, w.len) == 0;
+}
+
+/* SPEC-04 LS-110 in the runtime: the frame arena's charge in elements against frame_arena_bytes / 8
+   (released by the generated code), and its native storage, chunks that never move. Runs inside an
+   entry of t_x_ops; which 0: charges and storage that fit, 1: a charge that does not. */
+static int frame_body(cint_ctx *ctx, int which)
+{
+    cint_gen_at at = {{0, T_INDEX}, 0, 0};
+    CHECK(cint_gen_frame_charged(ctx) == 0); /* each entry starts empty */
+    int64_t sh60[2] = {6, 10}, sh40[1] = {40}, sh1[1] = {1}, big[2] = {INT64_MAX, 4}, zero[2] = {INT64_MAX, 0};
+    if (cint_gen_frame_charge(ctx, &at, 2, sh60)) return 1;
+    const int64_t m = cint_gen_frame_charged(ctx);
+    CHECK(m == 60);
+    if (cint_gen_frame_charge(ctx, &at, 1, sh40)) return 1; /* 100 of 100 */
+    if (cint_gen_frame_charge(ctx, &at, 2, zero)) return 1;  /* a saturated product times 0 is 0 */
+    if (which == 1) return cint_gen_frame_charge(ctx, &at, 1, sh1);
+    if (which == 2) return cint_gen_frame_charge(ctx, &at, 2, big);
+    cint_gen_frame_release(ctx, m);
+    CHECK(cint_gen_frame_charged(ctx) == 60);
+    if (cint_gen_frame_charge(ctx, &at, 1, sh40)) return 1;
+    cint_gen_frame_release(ctx, 0);
+    /* native storage: the first chunk is frame_arena_bytes (800) long; larger requests add chunks,
+       and nothing allocated moves or is overwritten until a reset gives it back */
+    const size_t m0 = cint_gen_frame_mark(ctx);
+    uint8_t *a = cint_gen_frame_alloc(ctx, &at, 500, 8);
+    CHECK(a != NULL);
+    memset(a, 0xA5, 500);
+    uint8_t *b = cint_gen_frame_alloc(ctx, &at, 5000, 16);
+    CHECK(b != NULL && ((uintptr_t)b & 15u) == 0);
+    memset(b, 0x5A, 5000);
+    const size_t m1 = cint_gen_frame_mark(ctx);
+    uint8_t *c = cint_gen_frame_alloc(ctx, &at, 3, 1);
+    CHECK(c != NULL && c[0] == 0 && c[2] == 0);
+    uint8_t *d = cint_gen_frame_alloc(ctx, &at, 100000, 8);
+    CHECK(d != NULL && d[0] == 0 && d[99999] == 0);
+    memset(d, 0x11, 100000);
+    CHECK(a[0] == 0xA5 && a[499] == 0xA5 && b[0] == 0x5A && b[4999] == 0x5A);
+    cint_gen_frame_reset(ctx, m1);
+    uint8_t *e = cint_gen_frame_alloc(ctx, &at, 4, 4);
+    CHECK(e != NULL && e[0] == 0 && b[4999] == 0x5A); /* back in b's chunk */
+    uint8_t *z = cint_gen_frame_alloc(ctx, &at, 0, 8);
+    CHECK(z != NULL);
+    cint_gen_frame_reset(ctx, m0);
+    uint8_t *a2 = cint_gen_frame_alloc(ctx, &at, 500, 8);
+    CHECK(a2 == a && a2[0] == 0 && a2[499] == 0); /* the first chunk again, zero-filled */
+    uint8_t *d2 = cint_gen_frame_alloc(ctx, &at, 200000, 8); /* larger than the chunks after it */
+    CHECK(d2 != NULL && d2[199999] == 0);
+    CHECK(a2[0] == 0);
+    return 0;
+}
+
+static cint_status cx_frame(cint_ctx *ctx, int which)
+{
+    const cint_gen_arg args[2] = {{NULL, 0, 0}, {NULL, 0, 0}};
+    cint_gen_array a[2];
+    int64_t sizes[1], result = 0;
+    cint_status s = cint_gen_enter(ctx, &t_x_ops, -1, args, &result, a, sizes);
+    if (s != CINT_OK) return s;
+    (void)frame_body(ctx, which);
+    return cint_gen_leave(ctx);
+}
+
+static void test_frame_arena(void)
+{
+    cint_ctx_config c;
+    cint_ctx *ctx = NULL;
+    memset(&c, 0, sizeof c);
+    c.size = sizeof c;
+    c.program = &t_program;
+    c.module = &t_info;
+    c.frame_arena_bytes = 807; /* 100 elements: the capacity is frame_arena_bytes / 8 */
+    CHECK(cint_ctx_create(&c, &ctx) == CINT_OK);
+    CHECK(cx_frame(ctx, 0) == CINT_OK);
+    CHECK(cx_frame(ctx, 0) == CINT_OK); /* again: an empty arena, the chunks reused */
+    static cint_fault_record rec;
+    for (int which = 1; which <= 2; which++) {
+        CHECK(cx_frame(ctx, which) == CINT_FAULT && code_of(ctx) == CINT_E_BOUNDS);
+        CHECK(cint_ctx_fault(ctx, &rec) == CINT_OK && rec.operation_len == 11 &&
+              memcmp(rec.operation, "arena.alloc", 11) == 0 && rec.operand_count == 3 && !rec.has_exact &&
+              !rec.has_limit && rec.position.index == T_INDEX && rec.stack_count == 0);
+        CHECK(tv_is_i64(&rec.operands[0], which == 1 ? 1 : INT64_MAX) && tv_is_i64(&rec.operands[1], 100) &&
+              tv_is_i64(&rec.operands[2], 100));
+        if (which == 1) dump_record(ctx, "t_frame_arena");
+        CHECK(cint_ctx_clear_fault(ctx) == CINT_OK);
+    }
+    CHECK(cx_frame(ctx, 0) == CINT_OK);
+    cint_ctx_destroy(ctx);
+
+    /* 0 selects 16,777,216 bytes: 2,097,152 elements */
+    c.frame_arena_bytes = 0;
+    CHECK(cint_ctx_create(&c, &ctx) == CINT_OK);
+    CHECK(cx_frame(ctx, 1) == CINT_OK); /* 101 elements fit */
+    cint_ctx_destroy(ctx);
+}
+
 static void test_depth_and_ops(void)
 {
     cint_ctx *ctx = make(&t_info, 0, 3, NULL, NULL);
@@ -1511,6 +1612,7 @@ int main(int argc, char **argv)
     test_fuel_and_faulted();
     test_output_and_busy();
     test_depth_and_ops();
+    test_frame_arena();
     test_spec_records();
     test_staging_cache();
     test_rename();

@@ -282,9 +282,12 @@ def test_where_clauses(tmp_path, name):
 
 def test_where_records(tmp_path):
     out = both(tmp_path, WHERE["mean_and_pick"], name="m")
-    assert "fault.operand I64 3\nfault.operand I64 2\n" in out and "fault.position m.ci:11:7" in out
+    # constraint 0, `(n == m || m == 0)`, is no single comparison: its index is the one operand (decision 18)
+    assert "fault.operand I64 0\nfault.exact none\n" in out and "fault.position m.ci:11:7" in out
     out = both(tmp_path, WHERE["empty_faults"], name="e")
-    assert "fault.operand I64 0\n" in out and "fault.stack-depth 1" in out
+    # `n >= 1` with n = 0: the index, then the two compared values
+    assert "fault.operand I64 0\nfault.operand I64 0\nfault.operand I64 1\nfault.exact none\n" in out
+    assert "fault.stack-depth 1" in out
     out = both(tmp_path, WHERE["in_kernel"], name="k")
     assert "fault.address 0 3 " in out
     assert run(WHERE["mean_and_pick"]).stdout == b"3 7 4\n"

@@ -204,7 +204,8 @@ def test_where_export_from_cint_code_and_host(tmp_path):
 }
 """
     out = both(tmp_path, src, name="wc")
-    assert "fault.operation bind.where" in out and "fault.operand I64 3\nfault.operand I64 2\n" in out
+    # constraint 0, `(n == m || m == 0)`, is false and no single comparison: its index only (decision 18)
+    assert "fault.operation bind.where" in out and "fault.operand I64 0\nfault.exact none\n" in out
 
 
 # ----------------------------------------------------------------------------- 3. record layout rows (LS-82)
@@ -242,13 +243,16 @@ def test_bit_field_records_follow_ls82(tmp_path):
 
 
 @needs_cc
-def test_bit_field_struct_still_refused_at_the_boundary(tmp_path):
-    """Such a struct does not cross (C9102): its row is reflection only."""
+def test_bit_field_struct_crosses_the_boundary_as_its_record(tmp_path):
+    """Such a struct crosses as its record, the LS-82 storage units (LS-84); an array of it does not
+    (C9102). test_backend_bitfield_records.py calls such exports from C."""
     from cint_compiler.backend_c import Unsupported
     src = ("struct S { U8 a : 3; }\nstruct H { S s; }\nexport I64 f(in H h) {\n    return h.s.a as I64;\n}\n"
            "export I64 g(I64 x) {\n    return x;\n}\n")
+    build_library(compile_source(src.encode("utf-8"), "r.ci"), tmp_path)
+    src = "struct S { U8 a : 3; }\nexport I64 f(in S[_] s) {\n    return 0;\n}\n"
     with pytest.raises(Unsupported, match="bit field"):
-        build_library(compile_source(src.encode("utf-8"), "r.ci"), tmp_path)
+        build_library(compile_source(src.encode("utf-8"), "r2.ci"), tmp_path / "two")
 
 
 # ----------------------------------------------------------------------------- 4. the generator

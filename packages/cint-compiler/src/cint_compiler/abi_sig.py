@@ -17,16 +17,27 @@ def _refuse(span, what):
 
 
 class _Map:
-    def __init__(self, sizes):
+    def __init__(self, sizes, types=None):
         self.sizes = sizes
         self.defs = {}
+        self.types = types or {}
+
+    def member(self, es: ErrorSetType, qname: str) -> ErrorSetType:
+        """The member set ``qname`` of the combined set ``es``, from the program's types."""
+        t = self.types.get(qname)
+        if not isinstance(t, ErrorSetType):
+            raise _refuse(None, "a combined error set whose member %s is not known here" % qname)
+        return t
 
     def errset(self, es: ErrorSetType):
         if es.qname not in self.defs:
             tag = S.Int(False, es.underlying.bits)
             if es.members:
-                raise _refuse(None, "a combined error set")
-            self.defs[es.qname] = S.ErrorSetDef(es.qname, tag, tuple(v[1] for v in es.values))
+                # a combined set lists its member sets (SPEC-03P.1 7.5 item 2, form 01)
+                members = tuple(self.errset(self.member(es, m)) for m in es.members)
+                self.defs[es.qname] = S.CombinedErrorSetDef(es.qname, tag, members)
+            else:
+                self.defs[es.qname] = S.ErrorSetDef(es.qname, tag, tuple(v[1] for v in es.values))
         return self.defs[es.qname]
 
     def struct(self, t: StructType):
@@ -63,8 +74,8 @@ class _Map:
         raise _refuse(span, "the type %s" % t)
 
 
-def signature_model(info) -> S.Signature:
-    m = _Map([s.name for s in info.size_params])
+def signature_model(info, types=None) -> S.Signature:
+    m = _Map([s.name for s in info.size_params], types)
     params = []
     for p in info.params:
         mode = p.info if p.info in ("inout", "out") else "in"
@@ -78,5 +89,5 @@ def signature_model(info) -> S.Signature:
     return S.build_signature(params, res, len(info.size_params))
 
 
-def signature_bytes(info, module_name=None) -> bytes:
-    return S.encode_signature(signature_model(info))
+def signature_bytes(info, module_name=None, types=None) -> bytes:
+    return S.encode_signature(signature_model(info, types))

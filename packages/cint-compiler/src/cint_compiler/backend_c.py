@@ -30,7 +30,8 @@ from cint_abi.symbols import module_symbol, wrapper_symbol
 from . import ast as A
 from . import intmachine as M
 from .ast import NOTCONST
-from .checker import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of, struct_layout
+from .checker import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of, struct_layout, where_compared, \
+    where_constraints
 from .diagnostics import CompileError
 from .types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, IntType,
                     StrType, StructType, TupleType, Type, Z, FixedType, U8)
@@ -100,6 +101,24 @@ def _frame_use(node) -> bool:
         elif isinstance(n, A.ArrayLit) or (isinstance(n, A.Call) and getattr(n, "kind", None) == "func"):
             found = True
     return found
+
+
+def _charged(d) -> bool:
+    """Whether statement d declares a local array that the frame arena charges (SPEC-04 LS-110): not a
+    view variable (a folded constant array is charged too; in a kernel nothing is: the caller checks)."""
+    return isinstance(d, A.VarDecl) and d.mode is None and isinstance(getattr(d, "resolved", None), ArrayType)
+
+
+def _charges(node) -> bool:
+    """Whether a local array that the frame arena charges is declared anywhere in node (cached)."""
+    v = getattr(node, "frame_charges", None)
+    if v is None:
+        v = any(_charged(n) for n in A.descendants(node))
+        try:
+            node.frame_charges = v
+        except AttributeError:
+            pass
+    return v
 
 
 def _holds_array(t) -> bool:
@@ -414,10 +433,8 @@ class Emitter:
                 et = t.elem
                 if not (isinstance(et, (BoolType, EnumType, ErrorSetType, IntType, StructType, FixedType))):
                     raise refuse(g.span, "a module-level array of %s" % et)
-                if isinstance(et, StructType) and self.has_bit_fields(et):
-                    # as for a struct variable below: state.c reads records by the record layout table,
-                    # whose rows for such a struct follow LS-73..LS-82, not the C layout of the storage
-                    raise refuse(g.span, "a module-level array of a struct with bit fields")
+                # a struct with bit fields: its records lie in their C layout (each field whole), which a
+                # storage row of the record layout table describes for state.c (storage_row)
                 es = self.c_layout(et, g.span)[0]
                 n = 1
                 for x in t.dims:
@@ -435,9 +452,7 @@ class Emitter:
             if isinstance(t, StructType):
                 # a record: its canonical head (state.c global_desc: U64 length, 0x71 and the qualified name,
                 # padded to 8), then the record in its C layout.  A struct with bit fields has the layout of
-                # LS-73..LS-82 in the record layout table, not its C struct's, so state.c could not read it
-                if self.has_bit_fields(t):
-                    raise refuse(g.span, "a module-level variable of a struct with bit fields")
+                # LS-73..LS-82 in its record layout row, not its C struct's: GINFO names its storage row
                 hdr = 8 + (len(self.gstruct_head(t)) + 7) // 8 * 8
                 size = hdr + self.c_layout(t, g.span)[0]
                 off = (off + 7) // 8 * 8
@@ -572,7 +587,7 @@ class Emitter:
                         init[off + len(hdr) + k * es:off + len(hdr) + (k + 1) * es] = self.c_pack(t.elem, x, g.span)
                 qn = ("%s.%s" % (g.module or self.c.name, g.name)).encode()
                 if isinstance(t.elem, StructType):
-                    et = "CINT_TAG_STRUCT, 0u, 0u, 0u, %du, 0u" % self.struct_ids[t.elem.qname]
+                    et = "CINT_TAG_STRUCT, 0u, 0u, 0u, %du, 0u" % self.storage_row(t.elem)
                 elif isinstance(t.elem, FixedType):
                     # Q elements: the storage tag in reserved0, the fraction bits in frac (cint_rt.h)
                     et = "CINT_TAG_Q, CINT_TAG_%s, %du, 0u, 0u, 0u" % (t.elem.storage.name(), t.elem.f)
@@ -589,7 +604,7 @@ class Emitter:
                     init[off + len(hdr):off + len(hdr) + len(b)] = b
                 qn = ("%s.%s" % (g.module or self.c.name, g.name)).encode()
                 ginfo.append("{{%s, %du, 0u}, {CINT_TAG_STRUCT, 0u, 0u, 0u, 0u, %du, 0u}, %du, %du}" % (
-                    c_str(qn), len(qn), self.struct_ids[g.type.qname], off, size))
+                    c_str(qn), len(qn), self.storage_row(g.type), off, size))
                 continue
             v = g.value if g.value is not NOTCONST else 0
             if isinstance(v, bool):
@@ -616,7 +631,8 @@ class Emitter:
         sym = module_symbol(self.c.name)
         lines += self.record_table()
         lines.append("CINT_EXPORT const cint_module_info %s = {sizeof(cint_module_info), CINT_ABI_VERSION, &PROGRAM, "
-                     "0u, %du, %s};" % (sym, len(self.struct_ids), "RECORDS" if self.struct_ids else "NULL"))
+                     "0u, %du, %s};" % (sym, len(self.struct_ids) + len(self.__dict__.get("storage_ids", {})),
+                                        "RECORDS" if self.struct_ids else "NULL"))
         self.modinfo = sym
         return lines
 
@@ -636,7 +652,8 @@ class Emitter:
             return None
 
         rows = []
-        for qn, rid in sorted(self.struct_ids.items(), key=lambda kv: kv[1]):
+        srows = list(self.struct_ids.items()) + list(self.__dict__.get("storage_ids", {}).items())
+        for qn, rid in sorted(srows, key=lambda kv: kv[1]):
             for f, (_, ft, _) in enumerate(self.struct_types[qn].fields):
                 e = entry(ft)
                 if e is not None:
@@ -665,12 +682,99 @@ class Emitter:
             return
         for fname, ft, bits in t.fields:
             et = ft.elem if isinstance(ft, ArrayType) else ft
-            if bits:
-                raise refuse(span, "a bit field in a struct at the export boundary")
             if isinstance(et, StructType):
                 self.boundary_record(et, span, seen + (t.qname,))
             elif not isinstance(et, (IntType, BoolType, FixedType)):
-                raise refuse(span, "a struct at the export boundary with a field of type %s" % et)
+                # SPEC-03P.1 A-13 checks only Bool bytes at entry: an enum or error-set field would let a
+                # host pass a value that is no member of its type (LS-91, LS-314)
+                raise refuse(span, "the field %s.%s of type %s at the export boundary (SPEC-03P.1 7.3 A-13 "
+                                   "defines no entry check of its values: only Bool, integer, Q, bit-field and "
+                                   "struct fields cross; pass its underlying integer in an integer field)"
+                             % (t.name(), fname, et))
+
+    def bf_codec(self, t: StructType, span=None):
+        """(unpack, pack) C functions between the record of a struct holding bit fields as it lies in host
+        memory (its record layout row: LS-73 to LS-82, each bit field in its storage unit from the least
+        significant bit, a signed one sign-extended; LS-84: raw storage units, never C bit fields) and the
+        emitted C struct, which keeps each field whole. Packing writes unused unit bits and padding 0."""
+        codecs = self.__dict__.setdefault("bf_codecs", {})
+        if t.qname in codecs:
+            return codecs[t.qname]
+        cname = self.struct_name(t, span)
+        k = len(codecs)
+        codecs[t.qname] = ("bfu%d_" % k, "bfp%d_" % k)
+        size, _, offs = struct_layout(t)
+        un, pk = ["    (void)d; (void)p;"], ["    (void)d; memset(p, 0, %du);" % size]
+        prev = None          # (type, offset, bit position, width) of the previous bit field
+        for fname, ft, bits in t.fields:
+            off = offs[fname]
+            if bits:
+                pos = prev[2] + prev[3] if prev is not None and prev[0] == ft and prev[1] == off else 0
+                prev = (ft, off, pos, bits)
+                ub = 8 if isinstance(ft, BoolType) else ft.bits
+                ut = CT[(False, ub)]
+                mask = "UINT64_C(0x%x)" % ((1 << bits) - 1)
+                un.append("    { %s u; memcpy(&u, p + %d, sizeof u); uint64_t v = ((uint64_t)u >> %d) & %s;"
+                          % (ut, off, pos, mask))
+                if isinstance(ft, BoolType):
+                    un.append("      d->f_%s = (uint8_t)v; }" % fname)
+                elif not ft.signed or bits == 64:
+                    un.append("      d->f_%s = (%s)v; }" % (fname, self.ctype(ft)))
+                else:
+                    sb = "UINT64_C(0x%x)" % (1 << (bits - 1))
+                    un.append("      d->f_%s = (%s)((int64_t)v - (int64_t)(v & %s) - (int64_t)(v & %s)); }"
+                              % (fname, self.ctype(ft), sb, sb))
+                pk.append("    { %s u; memcpy(&u, p + %d, sizeof u); u = (%s)(u | (%s)((((uint64_t)%sd->f_%s) & %s) << %d));"
+                          " memcpy(p + %d, &u, sizeof u); }" % (ut, off, ut, ut,
+                                                                "(int64_t)" if isinstance(ft, IntType) and ft.signed
+                                                                else "", fname, mask, pos, off))
+                continue
+            prev = None
+            n, et = 1, ft
+            if isinstance(ft, ArrayType):
+                for x in ft.dims:
+                    n *= x
+                et = ft.elem
+            if isinstance(et, StructType) and self.has_bit_fields(et):
+                u2, p2 = self.bf_codec(et, span)
+                es = struct_layout(et)[0]
+                for j in range(n):
+                    sub = "[%d]" % j if isinstance(ft, ArrayType) else ""
+                    un.append("    %s(&d->f_%s%s, p + %d);" % (u2, fname, sub, off + j * es))
+                    pk.append("    %s(p + %d, &d->f_%s%s);" % (p2, off + j * es, fname, sub))
+                continue
+            if isinstance(et, StructType):
+                lo, co = {}, {}
+                ls = struct_layout(et)
+                cs = self.c_layout(et, span, co)[0]
+                if ls[0] != cs or ls[2] != co:
+                    raise refuse(span, "the field %s.%s at the export boundary: struct %s has another layout in "
+                                       "its record (@packed) than in C" % (t.name(), fname, et.name()))
+            nbytes = "sizeof d->f_%s" % fname
+            amp = "" if isinstance(ft, ArrayType) else "&"
+            un.append("    memcpy(%sd->f_%s, p + %d, %s);" % (amp, fname, off, nbytes))
+            pk.append("    memcpy(p + %d, %sd->f_%s, %s);" % (off, amp, fname, nbytes))
+        u, pf = codecs[t.qname]
+        self.bodies.append("CINTG_UNUSED static void %s(%s *d, const uint8_t *p)\n{\n%s\n}\n" % (u, cname, "\n".join(un)))
+        self.bodies.append("CINTG_UNUSED static void %s(uint8_t *p, const %s *d)\n{\n%s\n}\n" % (pf, cname, "\n".join(pk)))
+        return codecs[t.qname]
+
+    def storage_row(self, t: StructType) -> int:
+        """The record layout row that describes struct t as module variables hold it: its own row (A-19),
+        or, for a struct with bit fields (itself or nested), a storage row after the program's rows,
+        with an empty name, giving the C layout of the emitted struct (each field whole at its offsetof,
+        bits 0), so that state.c reads and restores the canonical fields (docs/runtime.md)."""
+        self.struct_name(t)
+        if not self.has_bit_fields(t):
+            return self.struct_ids[t.qname]
+        sids = self.__dict__.setdefault("storage_ids", {})
+        if t.qname not in sids:
+            sids[t.qname] = len(self.struct_ids) + len(sids)
+            for _, ft, _ in t.fields:
+                et = ft.elem if isinstance(ft, ArrayType) else ft
+                if isinstance(et, StructType):
+                    self.storage_row(et)
+        return sids[t.qname]
 
     @staticmethod
     def has_bit_fields(t, seen=()):
@@ -713,13 +817,36 @@ class Emitter:
                     c_str(fname.encode()), len(fname.encode()), ty, off, bits or 0, count))
             if rows:
                 lines.append("static const cint_record_field RF%d[] = {%s};" % (k, ", ".join(rows)))
+        # storage rows (storage_row): the C layout of a struct with bit fields as module variables hold it
+        storage = sorted(self.__dict__.get("storage_ids", {}).items(), key=lambda kv: kv[1])
+        assert all(k == len(by_id) + j for j, (_, k) in enumerate(storage)), storage
+        for qn, k in storage:
+            t, cname = self.struct_types[qn], self.structs[qn]
+            sizes[k] = "sizeof(%s)" % cname
+            rows = []
+            for fname, ft, bits in t.fields:
+                count = 1
+                if isinstance(ft, ArrayType):
+                    for x in ft.dims:
+                        count *= x
+                    ft = ft.elem
+                ty = ("CINT_TAG_STRUCT, 0u, 0u, 0u, 0u, %du, 0u" % self.storage_row(ft)
+                      if isinstance(ft, StructType) else self.type_fields(ft))
+                rows.append("{{%s, %du, 0u}, {%s}, offsetof(%s, f_%s), 0u, %du}" % (
+                    c_str(fname.encode()), len(fname.encode()), ty, cname, fname, count))
+            if rows:
+                lines.append("static const cint_record_field RF%d[] = {%s};" % (k, ", ".join(rows)))
         if by_id:
             lines.append("static const cint_record_layout RECORDS[] = {%s};" % ", ".join(
-                "{%s, 8u, %du, %s}" % (sizes[qn], len(self.struct_types[qn].fields),
-                                       "RF%d" % k if self.struct_types[qn].fields else "NULL")
-                for qn, k in by_id))
+                ["{%s, 8u, %du, %s}" % (sizes[qn], len(self.struct_types[qn].fields),
+                                        "RF%d" % k if self.struct_types[qn].fields else "NULL")
+                 for qn, k in by_id] +
+                ["{%s, 8u, %du, %s}" % (sizes[k], len(self.struct_types[qn].fields),
+                                        "RF%d" % k if self.struct_types[qn].fields else "NULL")
+                 for qn, k in storage]))
             lines.append("static const cint_name RNAMES[] = {%s};" % ", ".join(
-                "{%s, %du, 0u}" % (c_str(qn.encode()), len(qn.encode())) for qn, _ in by_id))
+                ["{%s, %du, 0u}" % (c_str(qn.encode()), len(qn.encode())) for qn, _ in by_id] +
+                ["{\"\", 0u, 0u}" for _ in storage]))
         return lines
 
     # ------------------------------------------------------------------ functions
@@ -771,10 +898,17 @@ class Emitter:
             body = ["cint_gen_at at = {{%du, 0u}, 0, 0};" % self.cur_mod, "if (0) goto fail;"]
         body += ["(void)%s;" % x.split()[-1].lstrip("*") for x in params]
         self.__dict__.pop("gviews", None)
+        # LS-110: a function that declares local arrays releases them at each return
+        self.fn_frame = "fe_fn" if not kvariant and _charges(d.body) else None
+        if self.fn_frame:
+            body.append("const int64_t fe_fn = cint_gen_frame_charged(ctx);")
         self.block(d.body, body)
         body[2:2] = self.gview_decls()
         if info.result is VOID:
+            if self.fn_frame:
+                body.append("cint_gen_frame_release(ctx, fe_fn);")
             body.append("*stepp = step; return 0;" if kvariant else "return 0;")
+        self.fn_frame = None
         body.append("fail:")
         body.append("(void)at;")
         body.append("return 1;")
@@ -785,6 +919,7 @@ class Emitter:
     def kernel(self, info: FuncInfo):
         d = info.decl
         self.fn_kind = "kernel"
+        self.fn_frame = None
         self.vars = {}
         self.loop_labels = []
         self.result = VOID
@@ -987,6 +1122,13 @@ class Emitter:
         scopes = self.__dict__.setdefault("defer_scopes", [])
         pending = []
         scopes.append(pending)
+        # LS-110: the local arrays a block declares are released when it ends (after its deferred
+        # statements); its other exits release them at the loop, switch or function they leave
+        fe = None
+        if self.fn_kind != "kernel" and any(_charged(s) for s in b.stmts):
+            self.tmpn += 1
+            fe = "fe%d" % self.tmpn
+            lines.append("const int64_t %s = cint_gen_frame_charged(ctx);" % fe)
         try:
             for s in b.stmts:
                 if type(s) is A.Defer:
@@ -998,6 +1140,8 @@ class Emitter:
                 m(s, lines)
             if pending:
                 self.run_defers(lines, len(scopes) - 1, False)
+            if fe is not None:
+                lines.append("cint_gen_frame_release(ctx, %s);" % fe)
         finally:
             scopes.pop()
 
@@ -1057,6 +1201,10 @@ class Emitter:
             n = steps(d.init)
             if self.fn_kind == "kernel" and n:
                 lines.append("step += %d;" % n)
+            if self.fn_kind != "kernel":     # LS-110: a local constant array is charged as any other
+                lines.append("{ const int64_t shc_[4] = {%s}; if (cint_gen_frame_charge(ctx, %s, %du, shc_)) goto fail; }"
+                             % (", ".join(str(x) for x in list(t.dims) + [0] * (4 - len(t.dims))),
+                                self.at_nostep(d.span), t.rank))
             return
         self.vars[d.sym] = name
         if isinstance(t, ArrayType):
@@ -1090,6 +1238,8 @@ class Emitter:
                          "cint_tvalue lim_; cint_tv_i64(&lim_, 0); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
                          "\"decl.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
                              shp, k, k, shp, k, self.at_nostep(d.span)))
+        if self.fn_kind != "kernel":     # LS-110: the frame arena's charge, before the initializer
+            lines.append("if (cint_gen_frame_charge(ctx, %s, %du, %s)) goto fail;" % (self.at_nostep(d.span), t.rank, shp))
         lines.append(self.alloc_array(name, t.elem, t.rank, shp, self.at_nostep(d.span), d.span))
         if d.init is not None:
             src = self.expr(d.init, lines)
@@ -1275,6 +1425,12 @@ class Emitter:
         if reset:
             fm = "fm%d" % self.tmpn
             lines.append("const size_t %s = cint_gen_frame_mark(ctx);" % fm)
+        # LS-110: the elements charged by an iteration's local arrays are released when its body exits:
+        # at its end (the body block), at `continue` (before the update) and at `break` (after the loop)
+        charged = self.fn_kind != "kernel" and _charges(s.body)
+        if charged:
+            fl = "fl%d" % self.tmpn
+            lines.append("const int64_t %s = cint_gen_frame_charged(ctx);" % fl)
         lines.append("for (;;) {")
         lines += ["    " + l for l in cond_lines]
         if cond is not None:
@@ -1288,10 +1444,16 @@ class Emitter:
         lines.append("    }")
         if entry[2]:
             lines.append("    %s_next:;" % lab)
+        if charged:
+            lines.append("    cint_gen_frame_release(ctx, %s);" % fl)
         lines += ["    " + l for l in update]
         lines.append("}")
         if entry[3]:
             lines.append("%s_end:;" % lab)
+        if charged:
+            lines.append("cint_gen_frame_release(ctx, %s);" % fl)
+        if reset:
+            lines.append("cint_gen_frame_reset(ctx, %s);" % fm)
 
     def s_While(self, s, lines):
         cl = []
@@ -1431,6 +1593,10 @@ class Emitter:
         entry = [None, lab, False, False, "switch"]
         self.loop_labels.append(entry)
         self.__dict__.setdefault("jump_depth", {})[lab] = self.defer_depth()
+        # LS-110: a case body left by `break` releases its local arrays after the switch
+        charged = self.fn_kind != "kernel" and any(_charges(b) for b in s.bodies)
+        if charged:
+            lines.append("const int64_t fs%s = cint_gen_frame_charged(ctx);" % lab)
         lines.append("switch (%s) {" % k)
         for idx, body in enumerate(s.bodies):
             inner = []
@@ -1446,6 +1612,8 @@ class Emitter:
         lines.append("}")
         self.loop_labels.pop()
         lines.append("%s_end:;" % lab)
+        if charged:
+            lines.append("cint_gen_frame_release(ctx, fs%s);" % lab)
 
     def s_Fallthrough(self, s, lines):
         pass
@@ -1476,6 +1644,8 @@ class Emitter:
             else:
                 self.detach(rt, "(*result)", s.span, lines)
         self.run_defers(lines, 0, err)
+        if getattr(self, "fn_frame", None):
+            lines.append("cint_gen_frame_release(ctx, %s);" % self.fn_frame)
         lines.append("*stepp = step; return 0;" if getattr(self, "kvariant", False) else "return 0;")
 
     def err_tag(self, src: ErrorSetType, dst: ErrorSetType, v, span):
@@ -2372,24 +2542,36 @@ class Emitter:
 
     def where_check(self, info, sizes, at, lines):
         """A function's `where` clause (LS-118; interp: check_where): after bind.shape, before bind.alias;
-        false raises E_SHAPE `bind.where` with the size parameters as I64 operands; no step."""
+        a false constraint raises E_SHAPE `bind.where` with the operands of W_ (decision 18); no step."""
         zs = [sizes.get(s.name, "INT64_C(0)") for s in info.size_params]
-        ops = "".join("cint_tv_i64(&ops_[%d], %s); " % (k, z) for k, z in enumerate(zs))
-        lines.append("if (!%s) { cint_tvalue ops_[%d]; %sconst cint_gen_fault f_ = {CINT_E_SHAPE, %du, 0u, "
-                     "\"bind.where\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
-                     % (self.where_cond(info, zs), max(len(zs), 1), ops, len(zs), at))
+        lines.append("{ const int64_t wz_[%d] = {%s}; int64_t wo_[3] = {0, 0, 0}; int wn_ = %s(wz_, wo_); "
+                     "if (wn_ > 0) { cint_tvalue ops_[3]; for (int k_ = 0; k_ < wn_ && k_ < 3; k_++) "
+                     "cint_tv_i64(&ops_[k_], wo_[k_]); const cint_gen_fault f_ = {CINT_E_SHAPE, (uint16_t)wn_, 0u, "
+                     "\"bind.where\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; } }"
+                     % (max(len(zs), 1), ", ".join(zs) or "0", self.where_fn(info), at))
 
-    def where_cond(self, info, zs):
-        """The C condition of a function's `where` clause, the size parameters' values being ``zs``."""
-        by = {s.name: z for s, z in zip(info.size_params, zs)}
+    def where_fn(self, info):
+        """The C function W_<callee>(S, o) of a `where` clause (cint_gen_where_fn; interp: check_where), emitted
+        once: 0 when every constraint (checker.where_constraints) holds for the size values S, else the number
+        of `bind.where` operands written to o for the first false one (its index, then the two compared values
+        when it is one comparison of integers)."""
+        name = "W_%s" % self.use(info)
+        done = self.__dict__.setdefault("where_fns", set())
+        if name in done:
+            return name
+        done.add(name)
+        by = {s.name: "S[%d]" % k for k, s in enumerate(info.size_params)}
+
+        def num(v):
+            if isinstance(v, bool):
+                return "1" if v else "0"
+            return "INT64_MIN" if v == -(1 << 63) else "INT64_C(%d)" % v
 
         def c(x):
             if x.cval is not NOTCONST:
-                v = x.cval
-                return ("1" if v else "0") if isinstance(v, bool) else "INT64_C(%d)" % v
+                return num(x.cval)
             if isinstance(x, (A.IntLit, A.BoolLit)):
-                v = x.value
-                return ("1" if v else "0") if isinstance(v, bool) else "INT64_C(%d)" % v
+                return num(x.value)
             if isinstance(x, A.Paren):
                 return c(x.inner)
             if isinstance(x, A.Name):
@@ -2397,7 +2579,21 @@ class Emitter:
             if isinstance(x, A.Unary):
                 return "(!%s)" % c(x.operand)
             return "(%s %s %s)" % (c(x.left), x.op, c(x.right))
-        return c(info.decl.where)
+
+        def fits(x):
+            v = x.cval if x.cval is not NOTCONST else getattr(x, "value", 0) if isinstance(x, A.IntLit) else 0
+            return -(1 << 63) <= int(v) < (1 << 63)
+        body = ["static int %s(const int64_t *S, int64_t *o)" % name, "{", "    (void)S;"]
+        for k, con in enumerate(where_constraints(info.decl.where)):
+            sides = where_compared(con)
+            if sides is not None and all(fits(x) for x in sides):
+                body.append("    if (!%s) { o[0] = INT64_C(%d); o[1] = %s; o[2] = %s; return 3; }"
+                            % (c(con), k, c(sides[0]), c(sides[1])))
+            else:
+                body.append("    if (!%s) { o[0] = INT64_C(%d); return 1; }" % (c(con), k))
+        body += ["    return 0;", "}"]
+        self.protos.append("\n".join(body))
+        return name
 
     def alias_checks(self, info, vals, at, lines):
         """E_ALIAS bind.alias (SPEC-04 LS-121, interp: Context.check_alias): a written array sharing an
@@ -2458,8 +2654,12 @@ class Emitter:
                                                                        self.at_nostep(e.callee.span), name, j,
                                                                        name, j))
             back = [j for j, q in arrays if q.info in ("inout", "out") and any(j == jj for _, jj in pairs)]
-        lines.append("if (cint_gen_dispatch_begin(ctx, &KD_%s, %s, %s_A, %s_S, &%s_n)) goto fail;" % (
-            self.use(info), self.at_nostep(e.callee.span), name, name, name))
+        if info.decl.where:     # LS-244: checked by the runtime after bind.shape (cint_gen_dispatch_begin_where)
+            lines.append("if (cint_gen_dispatch_begin_where(ctx, &KD_%s, %s, %s_A, %s_S, &%s_n, %s)) goto fail;" % (
+                self.use(info), self.at_nostep(e.callee.span), name, name, name, self.where_fn(info)))
+        else:
+            lines.append("if (cint_gen_dispatch_begin(ctx, &KD_%s, %s, %s_A, %s_S, &%s_n)) goto fail;" % (
+                self.use(info), self.at_nostep(e.callee.span), name, name, name))
         lines += self.work_items(info, "%s_A" % name, "%s_S" % name, scal, fail="{ cint_gen_dispatch_end(ctx); goto fail; }")
         lines.append("cint_gen_dispatch_end(ctx);")
         for j in back:
@@ -2536,6 +2736,9 @@ class Emitter:
         if name in ("min_init", "max_init", "reduce_min", "reduce_max") and isinstance(e.elem, IntType) \
                 and e.elem.bits <= 64:
             return self.extreme(e, name, lines)
+        if name in ("sum_wrap", "sum_sat", "count", "fold_checked", "dot", "min_init", "max_init", "reduce_min",
+                    "reduce_max"):
+            return self.reduction(e, name, lines)
         if name == "sum":
             xs = e.argv[-1]
             if wide(e.elem) or wide(e.R):
@@ -2576,6 +2779,9 @@ class Emitter:
             if name == "div":
                 return self.qdiv(T, e.mode, vals[0], vals[1], e.callee.span, lines)
             return self.qmul(T, form, e.mode, vals[0], vals[1], e.callee.span, lines)
+        if name in ("add_result", "sub_result", "mul_result", "div_result", "rem_result", "shl_result") and \
+                isinstance(T, IntType):
+            return self.result_builtin(e, name, T, lines)
         if isinstance(T, IntType) and (wide(T) or wide(getattr(e, "R", None)) or (name == "mul_full" and T.bits == 64)):
             r = self.wide_builtin(e, name, T, lines)
             if r is not None:
@@ -2609,6 +2815,33 @@ class Emitter:
                 return r
         raise refuse(e.span, "the built-in `%s`" % name)
 
+    def result_builtin(self, e, name, T, lines):
+        """add_result .. shl_result (LS-96) on every integer type T: ArithError!T, one counted step, never a
+        fault; the error is the ArithError value of the fault the checked operation would raise (SPEC-01P.1
+        IM-188: overflow, div_zero, shift; interp: Evaluator.builtin, intmachine._result), computed exactly by
+        cint_w_result (cint_rt_wide.h)."""
+        ut = e.ty
+        a = self.tmp(self.ctype(T), lines, self.expr(e.argv[0], lines))
+        bt = e.argv[1].ty if name == "shl_result" else T
+        if not isinstance(bt, IntType):
+            raise refuse(e.span, "the built-in `%s` with a count of type %s" % (name, bt))
+        b = self.tmp(self.ctype(bt), lines, self.expr(e.argv[1], lines))
+        if self.fn_kind == "kernel":
+            lines.append("step++;")
+        u = self.tmp(self.ctype(ut, e.span), lines)
+        val, rl = self.wout(T, lines)
+        op = {"add_result": "ADD", "sub_result": "SUB", "mul_result": "MUL", "div_result": "DIV",
+              "rem_result": "REM", "shl_result": "SHL"}[name]
+        tags = {code: ut.errset.tag_of(("ArithError", err)) for code, err in (
+            ("OVERFLOW", "overflow"), ("DIV_ZERO", "div_zero"), ("SHIFT", "shift"))}
+        k = "k%d" % (self.tmpn + 1)
+        self.tmpn += 1
+        lines.append("{ int %s = cint_w_result(CINT_OP_%s, %s, %s, %s, %s, %s); if (%s == 0) %s.value = %s; else %s.tag = "
+                     "%s == CINT_W_ERR_DIV_ZERO ? %d : %s == CINT_W_ERR_SHIFT ? %d : %d; }" % (
+                         k, op, self.tag(T), self.limbs(T, a), self.tag(bt), self.limbs(bt, b), rl, k, u, val, u,
+                         k, tags["DIV_ZERO"], k, tags["SHIFT"], tags["OVERFLOW"]))
+        return u
+
     def extreme(self, e, name, lines):
         """min(xs), max(xs), min(init, xs), max(init, xs) (SPEC-01 IM-77) over I8..U64: the arguments in
         order, one counted step, the charge ceil(n / 64) at the next ordinal (IM-139), then E_SHAPE for an
@@ -2637,6 +2870,42 @@ class Emitter:
         lines.append("if (!cintg_empty(&%s)) { int64_t ix_[4] = {0, 0, 0, 0}; do { %s x_ = *(const %s *)cintg_at(&%s, ix_); "
                      "if (x_ %s %s) %s = x_; } while (cintg_next(&%s, ix_)); }" % (xs, ct, ct, xs, op, r, r, xs))
         return r
+
+    def reduction(self, e, name, lines):
+        """sum_wrap, sum_sat, count, fold_checked, dot, and min/max over I128..I1024 (SPEC-01 IM-77 to IM-87) by
+        the runtime's cint_w_* reductions: the arguments in order, one counted step, the charge ceil(n / 64) at
+        the next ordinal, a fault of the reduction at the counted step (interp: Context.reduction)."""
+        et = e.elem
+        init = None
+        if name in ("fold_checked", "min_init", "max_init"):
+            x = e.argv[1] if name == "fold_checked" else e.argv[0]
+            init = self.tmp(self.ctype(et, e.span), lines, self.coerce(self.expr(x, lines), x.ty, et))
+        arrs = e.argv[1:] if name == "dot" else e.argv[-1:]
+        xs = [self.tmp("cint_gen_array", lines, self.expr(a, lines)) for a in arrs]
+        k = self.site(e.callee.span)
+        if self.fn_kind == "kernel":
+            lines.append("step++;")
+            cat = "&(cint_gen_at){{%du, %du}, wi, step}" % (self.cur_mod, k)
+            at = "&(cint_gen_at){{%du, %du}, wi, step - 1}" % (self.cur_mod, k)
+        else:
+            cat = at = self.tmp("const cint_gen_at *", lines, self.at_nostep(e.callee.span))
+        if name == "count":
+            r = self.tmp("int64_t", lines, "0")
+            lines.append("if (cint_w_count(ctx, %s, &%s, &%s)) goto fail;" % (cat, xs[0], r))
+            return r
+        out, rl = self.wout(e.R if name == "dot" else et, lines)
+        if name in ("sum_wrap", "sum_sat"):
+            call = "cint_w_sum_form(ctx, %s, &%s, %d, %s)" % (cat, xs[0], name == "sum_sat", rl)
+        elif name == "fold_checked":
+            call = "cint_w_fold(ctx, %s, %s, &%s, %d, %s, %s)" % (cat, at, xs[0], e.fold_op == "mul",
+                                                                 self.limbs(et, init), rl)
+        elif name == "dot":
+            call = "cint_w_dot(ctx, %s, %s, &%s, &%s, %s, %s)" % (cat, at, xs[0], xs[1], self.tag(e.R), rl)
+        else:
+            call = "cint_w_extreme(ctx, %s, %s, &%s, %d, %s, %s)" % (
+                cat, at, xs[0], "max" in name, self.limbs(et, init) if init else "NULL", rl)
+        lines.append("if (%s) goto fail;" % call)
+        return out
 
     def wide_builtin(self, e, name, T, lines):
         """The named operations where I128..I1024 take part (cint_rt_wide.h), with the records of intmachine.py;
@@ -2853,6 +3122,8 @@ class Emitter:
         tag = self.err_tag(e.operand.ty.errset, self.result.errset, "%s.tag" % u, e.span)
         inner = ["memset(result, 0, sizeof *result); result->tag = %s;" % tag]
         self.run_defers(inner, 0, True)
+        if getattr(self, "fn_frame", None):
+            inner.append("cint_gen_frame_release(ctx, %s);" % self.fn_frame)
         lines.append("if (%s.tag != 0) {" % u)
         lines += ["    " + l for l in inner] + ["    return 0;", "}"]
         return "%s.value" % u if e.ty is not VOID else "0"
@@ -2876,6 +3147,19 @@ class Emitter:
             except Unsupported:
                 del self.descs[marks[0]:]
                 del self.wrappers[marks[1]:]
+        if lenient:
+            # a harness runs one entry: an export whose type signature cannot be written (a combined set of
+            # another module, the built-in ArithError with no module part) gets no row in its table
+            from cint_abi.typesig import SignatureError
+            from .abi_sig import signature_bytes
+            kept = []
+            for row in rows:
+                try:
+                    signature_bytes(row[0], self.c.name, types=self.p.types)
+                except (CompileError, SignatureError):
+                    continue
+                kept.append(row)
+            rows = kept
         self.export_rows = rows
         self.library_desc(rows)
 
@@ -2893,7 +3177,7 @@ class Emitter:
     def wrapper(self, info):
         d = info.decl
         # a `where` clause is checked at host entry after bind.shape, before bind.alias (cint_gen_enter_where)
-        where = getattr(d, "where", None) is not None and not info.is_kernel
+        where = bool(getattr(d, "where", None))
         sym = wrapper_symbol(self.c.name, d.name)
         self.export_desc(info, d.name, d.span)
         cparams = ["cint_ctx *ctx", "int64_t fuel"]
@@ -2904,6 +3188,11 @@ class Emitter:
             if isinstance(p.type, ArrayType):
                 if isinstance(p.type.elem, StructType):     # an array of records (7.3 A-13, A-19)
                     self.boundary_record(p.type.elem, p.span)
+                    if self.has_bit_fields(p.type.elem):
+                        # the body reads such elements in place, in the C layout, not their record's
+                        raise refuse(p.span, "the parameter %s, an array of struct %s, which holds bit fields, at "
+                                             "the export boundary (one struct with bit fields crosses as an in or "
+                                             "inout parameter or a result)" % (p.name, p.type.elem.name()))
                 cparams.append("cint_view %s" % pn)
                 argrows.append("{&%s, 0u, 0u}" % pn)
             elif isinstance(p.type, BoolType):
@@ -2928,20 +3217,25 @@ class Emitter:
             else:
                 raise refuse(p.span, "an export parameter of type %s" % p.type)
         res = info.result if not info.is_kernel else VOID
-        if res is not VOID:
+        # a struct holding bit fields crosses as its record's bytes (LS-84: raw storage units), bf_codec
+        bfres = isinstance(res, StructType) and self.has_bit_fields(res)
+        if bfres:
+            self.boundary_record(res, d.span)
+            cparams.append("uint8_t *result")
+        elif isinstance(res, ErrorUnionType) and isinstance(res.value, StructType) and self.has_bit_fields(res.value):
+            raise refuse(d.span, "the result %s of %s, an error union of a struct with bit fields, at the export "
+                                 "boundary" % (res, d.name))
+        elif res is not VOID:
             cparams.append("%s *result" % self.ctype(res, d.span))
         lines = ["CINT_EXPORT cint_status %s(%s)" % (sym, ", ".join(cparams)), "{"]
-        if where:
-            zs = ["S[%d]" % k for k in range(len(info.size_params))]
-            lines[:0] = ["static int W_%s(const int64_t *S)" % d.name, "{",
-                         "    return %s;" % self.where_cond(info, zs), "}", ""]
         self.wrapper_cparams[sym] = cparams[2:]
         np = max(len(info.params), 1)
         lines.append("    const cint_gen_arg args[%d] = {%s};" % (np, ", ".join(argrows) or "{NULL, 0u, 0u}"))
         lines.append("    cint_gen_array A[%d]; int64_t S[%d];" % (np, max(len(info.size_params), 1)))
         lines.append("    memset(S, 0, sizeof S);   /* cint_gen_enter zeroes the entries of A */")
         lines.append("    cint_status s = cint_gen_enter%s(ctx, &X_%s, fuel, args, %s, A, S%s);" % (
-            "_where" if where else "", d.name, "result" if res is not VOID else "NULL", ", W_%s" % d.name if where else ""))
+            "_where" if where else "", d.name, "result" if res is not VOID else "NULL",
+            ", " + self.where_fn(info) if where else ""))
         lines.append("    if (s != CINT_OK) return s;")
         if info.is_kernel:
             scal_args = ["a_" + p.name for p in info.params if not isinstance(p.type, ArrayType)]
@@ -2951,7 +3245,18 @@ class Emitter:
             lines.append("    return cint_gen_leave(ctx);")
         else:
             cargs = ["ctx"] + ["S[%d]" % k for k in range(len(info.size_params))]
+            packs = []
             for k, p in enumerate(info.params):
+                if isinstance(p.type, StructType) and self.has_bit_fields(p.type):
+                    # the record's storage units unpacked into the C struct; an inout one packed back after
+                    # the body, completed or faulted (6.4 M-30b: the stores that completed stay)
+                    unp, pck = self.bf_codec(p.type, p.span)
+                    lines.append("    %s v_%s; memset(&v_%s, 0, sizeof v_%s); %s(&v_%s, A[%d].data);" % (
+                        self.ctype(p.type), p.name, p.name, p.name, unp, p.name, k))
+                    if p.info == "inout":
+                        packs.append("    %s(A[%d].data, &v_%s);" % (pck, k, p.name))
+                    cargs.append("&v_%s" % p.name)
+                    continue
                 if isinstance(p.type, StructType):
                     sn = self.ctype(p.type)
                     if p.info == "inout":       # written in place, as an inout array (6.4 M-30b)
@@ -2967,12 +3272,15 @@ class Emitter:
                 lines.append("    %s r_; memset(&r_, 0, sizeof r_);" % self.ctype(res))
                 cargs.append("&r_")
             lines.append("    int failed_ = %s(%s);" % (self.fname(info), ", ".join(cargs)))
+            lines += packs
             if isinstance(res, ErrorUnionType):
                 lines.append("    if (!failed_ && r_.tag != 0) cint_gen_error(ctx, &%s, r_.tag);" % self.errset_desc(
                     res.errset))
             lines.append("    (void)failed_;")
             lines.append("    s = cint_gen_leave(ctx);")
-            if res is not VOID:
+            if bfres:
+                lines.append("    if (s == CINT_OK) %s(result, &r_);" % self.bf_codec(res, d.span)[1])
+            elif res is not VOID:
                 lines.append("    if (s == CINT_OK) *result = r_;")
             lines.append("    return s;")
         lines.append("}")
@@ -2984,7 +3292,7 @@ class Emitter:
         ex = []
         for info, sym in rows:
             d = info.decl
-            sig = signature_bytes(info, self.c.name)
+            sig = signature_bytes(info, self.c.name, types=self.p.types)
             ident = d.name
             self.descs.append("static const uint8_t SIG_%s[%d] = {%s};" % (ident, len(sig), ", ".join(
                 str(b) for b in sig)))
@@ -3048,6 +3356,8 @@ class Emitter:
             info = target
             ident = "H_" + info.decl.name
             self.export_desc(info, ident, info.decl.span)
+            if isinstance(info.result, ErrorUnionType):
+                self.errset_desc(info.result.errset)   # harness_main names it; an unexported `main` has none yet
             body_call = None
         else:
             span = target.span if kind == "test" else self.p.script_span
@@ -3062,6 +3372,7 @@ class Emitter:
             self.descs.append("static const cint_gen_export X_%s = {&PROGRAM, {0u, %du}, CINT_EXPORT_FUNCTION, 0u, "
                               "XP_%s, 0u, 0u, NULL};" % (ident, self.site(span), ident))
             self.fn_kind = "func"
+            self.fn_frame = None
             self.vars = {}
             self.loop_labels = []
             self.result = VOID

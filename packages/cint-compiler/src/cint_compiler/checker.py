@@ -242,6 +242,52 @@ def where_value(x, sizes):
     return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[x.op]
 
 
+def where_constraints(w):
+    """The constraints of a `where` clause (docs/language.md decision 18): a kernel's comma-separated
+    expressions (SPEC-04P.1 `kernel_where`) or a function's one expression, each split into the operands of
+    its `&&` chains, parentheses being transparent (so grouping never changes the numbering), in source
+    order; a constraint's index is its place in that list, from 0."""
+    out = []
+
+    def split(x):
+        while isinstance(x, A.Paren):
+            x = x.inner
+        if isinstance(x, A.Binary) and x.op == "&&":
+            split(x.left)
+            split(x.right)
+        else:
+            out.append(x)
+    for x in (w if isinstance(w, list) else [w]):
+        split(x)
+    return out
+
+
+def where_compared(c):
+    """The two compared sides of constraint c when it is one comparison of integers, else None."""
+    while isinstance(c, A.Paren):
+        c = c.inner
+    if isinstance(c, A.Binary) and c.op in CMP_OPS and all(isinstance(s.ty, IntType) or s.ty is Z
+                                                             for s in (c.left, c.right)):
+        return c.left, c.right
+    return None
+
+
+def where_failure(w, sizes):
+    """The `bind.where` operands of the first false constraint of clause w (None when every one holds): I64
+    its index, then, for a comparison of integers, the two compared values as I64 (decision 18)."""
+    for k, c in enumerate(where_constraints(w)):
+        if where_value(c, sizes):
+            continue
+        ops = [(I64, k)]
+        sides = where_compared(c)
+        if sides is not None:
+            vals = [where_value(s, sizes) for s in sides]
+            if all(-(1 << 63) <= int(v) < (1 << 63) for v in vals):
+                ops += [(I64, int(v)) for v in vals]
+        return ops
+    return None
+
+
 def unsupported(span, what):
     return CompileError("C9102", span, "%s is not yet supported by this implementation (docs/status.md)" % what)
 
@@ -600,7 +646,9 @@ class Checker:
             dm.expr is not None and isinstance(dm.expr, A.Name) and dm.expr.ident == name for dm in te.dims)
 
     def _check_no_self(self, root, t, span, seen=None):
-        for _, ft, _ in t.fields:
+        for i, (_, ft, _) in enumerate(t.fields):
+            if t is root and root.decl is not None and i < len(root.decl.fields):
+                span = root.decl.fields[i].span or span   # C2055 at the field that closes the cycle
             inner = ft.elem if isinstance(ft, ArrayType) else ft
             if isinstance(inner, StructType):
                 if inner == root:
@@ -666,8 +714,9 @@ class Checker:
                     raise unsupported(d.span, "a kernel in element form (without `over`)")
                 for ov in d.over:
                     info.over.append(Symbol("overvar", ov.name, I64, decl=ov, span=ov.span))
-                if d.where:
-                    raise unsupported(d.where[0].span, "a kernel `where` clause")
+                if d.where and not sizes:
+                    raise _err("C2001", d.where[0].span, "a `where` clause states requirements on size "
+                               "symbols, and `%s` has none (LS-244)" % d.name)
         finally:
             self.scope = saved
         if is_kernel:
@@ -766,8 +815,10 @@ class Checker:
         elif d.is_const:
             raise _err("C1050", d.span, "a constant has an initializer")
         elif not has_zero(t):
-            raise _err("C2054", d.span, "`%s` needs an initializer: %s has no zero value (an error set, or an enum "
-                                        "without an enumerator of value 0, inside it; LS-91)" % (d.name, t.name()))
+            # at the first character of the declaration, its type (LS-278)
+            raise _err("C2054", d.type.span if d.type is not None else d.span,
+                       "`%s` needs an initializer: %s has no zero value (an error set, or an enum "
+                       "without an enumerator of value 0, inside it; LS-91)" % (d.name, t.name()))
         self.declare(self.top, d.name, sym, d.span)
         if not d.is_const:
             self.globals.append(sym)
@@ -903,9 +954,14 @@ class Checker:
                     raise _err("C5028", p.span, "a kernel parameter has an integer or fixed-point element type")
         if isinstance(info.result, ErrorUnionType):
             self.knote("C5022", d.result.span or d.span, "returns an error union")
-        if not info.is_kernel and d.where is not None:
+        if info.is_kernel:
+            for w in d.where or []:
+                self.where_clause(w)
+        elif d.where is not None:
             self.where_clause(d.where)
         self.block(d.body, new_scope=False)
+        if info.is_kernel:
+            self.kernel_coverage(info, d.body)
         if info.result is not VOID and self.can_complete(d.body):
             raise _err("C4001", d.span, "`%s` can reach its end without returning a value" % d.name)
         self.flush_pending()
@@ -942,7 +998,7 @@ class Checker:
         if s.cond.cval is NOTCONST:
             raise _err("C6004", s.cond.span, "static_assert needs a constant condition")
         if s.cond.cval is not True:
-            raise _err("C6010", s.cond.span, "static_assert failed")
+            raise _err("C6010", s.span, "static_assert failed")   # LS-313: the `static_assert` keyword
 
     def can_complete(self, s) -> bool:
         """Whether a statement can complete normally (LS-116: every loop can complete)."""
@@ -1061,8 +1117,10 @@ class Checker:
                 else:
                     raise _err("C2050", d.span, "`%s` needs an initializer" % d.name)
             if isinstance(t, (ArrayType, StructType)) and not has_zero(t):
-                raise _err("C2054", d.span, "`%s` needs an initializer: %s has no zero value (an error set, or an enum "
-                                            "without an enumerator of value 0, inside it; LS-91)" % (d.name, t.name()))
+                # at the first character of the declaration, its type (LS-278)
+                raise _err("C2054", d.type.span if d.type is not None else d.span,
+                           "`%s` needs an initializer: %s has no zero value (an error set, or an enum "
+                           "without an enumerator of value 0, inside it; LS-91)" % (d.name, t.name()))
         else:
             self.expr(d.init, t)
             self.assignable(t, d.init, d.init.span)
@@ -1295,6 +1353,10 @@ class Checker:
                 raise _err("C2066", s.value.span, "an `E!void` function returns no success value")
             self.expr(v, rt.value, allow_tuple=isinstance(rt.value, TupleType))
             if isinstance(v.ty, ErrorSetType):
+                if not all(rt.errset.tag_of(x) for x in v.ty.values):
+                    # a wider set never converts to the result's set: C2042 at `return` (LS-97)
+                    raise _err("C2042", start_span(v), "a value of %s is not a value of %s, the error set of "
+                                                       "the result" % (v.ty, rt.errset))
                 self.assignable(rt.errset, v, v.span)
                 s.is_error = True
                 return
@@ -1547,7 +1609,7 @@ class Checker:
             if self.foreign(e):
                 raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (LS-227)")
             if self.fn.kind == "kernel" and sym.kind == "param":
-                pass
+                self.kernel_write_rule(e, e)
             self.note_gwrite(e)
             return e.ty
         if isinstance(e, A.Index):
@@ -1566,6 +1628,8 @@ class Checker:
                 raise _err("C2058", root.span, "a constant cannot be assigned")
             if self.foreign(root):
                 raise _err("C2058", root.span, "a module variable of an imported module cannot be assigned (LS-227)")
+            if self.fn.kind == "kernel" and isinstance(root, A.Name):
+                self.kernel_write_rule(e, root)
             self.note_gwrite(e)
             return e.ty
         if isinstance(e, A.Member):
@@ -1613,6 +1677,13 @@ class Checker:
             if isinstance(x, int) and isinstance(y, int) and x != y:
                 raise _err("C2012", span, "the shapes do not agree: %s and %s" % (a, b))
 
+    @staticmethod
+    def _is_shift(e) -> bool:
+        """Whether ``e`` is a shift, inside any parentheses (LS-57)."""
+        while isinstance(e, A.Paren):
+            e = e.inner
+        return isinstance(e, A.Binary) and e.op in SHIFT_OPS
+
     def is_untyped(self, e) -> bool:
         """Whether an expression's type comes from its context (literals and operators of literals)."""
         if isinstance(e, (A.IntLit, A.FracLit)):
@@ -1646,7 +1717,11 @@ class Checker:
     def expr(self, e, expected: Optional[Type], allow_union=False, allow_tuple=False) -> Type:
         """Type ``e`` in context ``expected`` (used only by untyped expressions); returns e.ty."""
         meth = getattr(self, "e_" + type(e).__name__)
-        t = meth(e, expected)
+        if isinstance(e, A.Paren) and (allow_union or allow_tuple):
+            # parentheses keep what their context consumes: `try (x as? I8)` (LS-129, LS-149)
+            t = self.expr(e.inner, expected, allow_union, allow_tuple)
+        else:
+            t = meth(e, expected)
         e.ty = t
         if isinstance(t, ErrorUnionType) and not allow_union and not isinstance(e, (A.Try, A.Catch)):
             raise _err("C2040", e.span, "an error union is consumed with `try`, `catch` or `_ =`")
@@ -1811,12 +1886,15 @@ class Checker:
             rt = self.expr(e.right, lt)
         elif lu:
             rt = self.expr(e.right, None)
-            lt = self.expr(e.left, rt if isinstance(rt, (IntType, FixedType)) else None)
+            # LS-57: a shift is never typed by rule 4 from the other operand (LS-56)
+            lt = self.expr(e.left, rt if isinstance(rt, (IntType, FixedType)) and not self._is_shift(e.left)
+                           else None)
             if not isinstance(rt, (IntType, FixedType)):
                 pass
         elif ru:
             lt = self.expr(e.left, None)
-            rt = self.expr(e.right, lt if isinstance(lt, (IntType, FixedType)) else None)
+            rt = self.expr(e.right, lt if isinstance(lt, (IntType, FixedType)) and not self._is_shift(e.right)
+                           else None)
         else:
             lt = self.expr(e.left, None)
             rt = self.expr(e.right, None)
@@ -2114,7 +2192,9 @@ class Checker:
             self.block(e.block, new_scope=False)
             self.scope = saved
             if self.can_complete(e.block):
-                raise _err("C4002", e.span, "a `catch` block must leave: end it with return, break or continue")
+                # at the block's `{`, the offending construct (LS-131, LS-278)
+                raise _err("C4002", e.block.span or e.span,
+                           "a `catch` block must leave: end it with return, break or continue")
         else:
             self.expr(e.value, t.value, allow_tuple=isinstance(t.value, TupleType))
             if t.value is not VOID:
@@ -2273,6 +2353,126 @@ class Checker:
         kernel-admissible (a kernel itself raises its own C5020..C5025 where it checks them)."""
         if self.fn is not None and self.fn.kind == "func" and self.fn.kviol is None:
             self.fn.kviol = (code, span, what)
+
+    def kernel_write_rule(self, place, root):
+        """LS-248: a write to a kernel's `out` or `inout` array has the `over` variables, in order, as its
+        leading indices (further indices address the work-item's owned block); anything else is C5031 at
+        the write place."""
+        sym = root.ref
+        if sym is None or sym.kind != "param" or sym.info not in ("out", "inout") \
+                or not isinstance(sym.type, ArrayType):
+            return
+        items = []
+        x = place
+        while isinstance(x, A.Index):
+            items[:0] = list(x.items)
+            x = x.base
+        over = self.fn.info.over
+        ok = x is root and len(items) >= len(over)
+        for ov, it in zip(over, items):
+            ref = getattr(it, "ref", None) if isinstance(it, A.Name) else None
+            if ref is not ov and not (ref is not None and ref.kind == "overvar" and ref.name == ov.name):
+                ok = False
+        if not ok:
+            raise _err("C5031", start_span(place), "a write to the kernel's `%s` parameter `%s` has the `over` "
+                       "variables %s, in order, as its leading indices: it may write only the work-item's "
+                       "own block (LS-248)" % (sym.info, sym.name, ", ".join(ov.name for ov in over)))
+
+    def kernel_coverage(self, info, body):
+        """LS-248: every element of an `out` array's owned block is written on every path that completes.
+        Established by two patterns only: a write at the `over` variables alone, reached on every path
+        (an `if` covers when both branches do), and a write whose further indices are the variables of
+        enclosing `for v in 0..E` loops, E the extent of that dimension, without `break` or `continue`.
+        Anything else is C5031 at the first write of the array (at the parameter when it has none)."""
+        outs = [p for p in info.params if p.info == "out" and isinstance(p.type, ArrayType)]
+        if not outs:
+            return
+        nover = len(info.over)
+        first = {}
+
+        def jumps(x):
+            if isinstance(x, (A.Break, A.Continue)):
+                return True
+            return any(jumps(y) for y in vars(x).values() for y in (y if isinstance(y, list) else [y])
+                       if isinstance(y, A.Stmt))
+
+        def written(place, loops):
+            x = place
+            items = []
+            while isinstance(x, A.Index):
+                items[:0] = list(x.items)
+                x = x.base
+            sym = getattr(x, "ref", None) if isinstance(x, A.Name) else None
+            if sym not in outs:
+                return None
+            first.setdefault(sym, start_span(place))
+            deps = set()
+            for k, it in enumerate(items[nover:]):
+                dim = sym.type.dims[nover + k] if nover + k < sym.type.rank else None
+                ref = getattr(it, "ref", None) if isinstance(it, A.Name) else None
+                if ref is None or ref not in loops or ref in deps or dim is None or loops[ref] != dim:
+                    return None
+                deps.add(ref)
+            if len(items) != sym.type.rank:
+                return None
+            return (sym, frozenset(deps))
+
+        def done(cur):
+            return {t[0] for t in cur if not t[1]}
+
+        def cov(x, cur, loops):
+            if cur is None:
+                return None
+            if isinstance(x, A.Block):
+                for y in x.stmts:
+                    cur = cov(y, cur, loops)
+                return cur
+            if isinstance(x, (A.Assign, A.IncDec)):
+                t = written(x.place, loops)
+                return cur | {t} if t is not None else cur
+            if isinstance(x, A.If):
+                a = cov(x.then, cur, loops)
+                b = cov(x.other, cur, loops) if x.other is not None else cur
+                return b if a is None else a if b is None else a & b
+            if isinstance(x, A.ForRange):
+                hi = x.hi
+                key = hi.ref.name if isinstance(hi, A.Name) and getattr(hi.ref, "kind", None) == "sizeparam" \
+                    else hi.value if isinstance(hi, A.IntLit) else None
+                sym = getattr(x, "sym", None)
+                if sym is None or key is None or x.inclusive or x.step is not None \
+                        or not (isinstance(x.lo, A.IntLit) and x.lo.value == 0) or jumps(x.body):
+                    cov(x.body, set(), loops)
+                    return cur
+                inner = cov(x.body, set(), {**loops, sym: key})
+                if inner is None:
+                    return cur
+                return cur | {(t[0], t[1] - {sym}) for t in inner if sym in t[1]}
+            if isinstance(x, (A.While, A.DoWhile, A.ForC, A.ForEach)):
+                cov(x.body, set(), loops)
+                return cur
+            if isinstance(x, A.Switch):
+                for c in x.cases:
+                    cov(A.Block(c.body), set(), loops)
+                if x.default is not None:
+                    cov(A.Block(x.default), set(), loops)
+                return cur
+            if isinstance(x, A.Return):
+                missing = [p for p in outs if p not in done(cur)]
+                if missing:
+                    raise _err("C5031", x.span, "this return completes the work-item before every element of "
+                               "its block of `%s` is written (LS-248)" % missing[0].name)
+                return None
+            if isinstance(x, (A.Break, A.Continue)):
+                return None
+            return cur
+
+        end = cov(body, set(), {})
+        if end is None:
+            return
+        for p in outs:
+            if p not in done(end):
+                raise _err("C5031", first.get(p, p.span), "the kernel does not write every element of its block "
+                           "of `out` parameter `%s` on every path that completes (LS-248)" % p.name)
 
     def kernel_call_args(self, info, args):
         """A kernel's `out` and `inout` arrays are written only by the kernel body at its own index tuple
@@ -2580,6 +2780,9 @@ class Checker:
                 return a.ident
             if isinstance(a, A.TypeName) and len(a.parts) == 1 and a.parts[0] in ROUND_MODES:
                 return a.parts[0]
+            if isinstance(a, A.Name) or (isinstance(a, A.TypeName) and len(a.parts) == 1):
+                raise _err("C3007", a.span or e.span, "`%s` is not a rounding mode (SPEC-01 4.5)"
+                           % (a.ident if isinstance(a, A.Name) else a.parts[0]))
             raise _err("C2009", a.span or e.span, "a rounding-mode name is expected here")
 
         def type_arg(a):
@@ -3281,6 +3484,24 @@ class Checker:
             return
         for ch in self.children(e):
             self.fold(ch)
+        if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and getattr(e, "bname", None) == "clamp":
+            self.check_clamp_bounds(e)
+
+    def check_clamp_bounds(self, e):
+        """C6006 (LS-313): `clamp` whose constant `lo` exceeds its constant `hi`, at the callee name."""
+        argv = getattr(e, "argv", None) or []
+        if len(argv) != 3:
+            return
+        lo, hi = (getattr(a, "cval", NOTCONST) for a in argv[1:])
+        if lo is NOTCONST or hi is NOTCONST or lo is None or hi is None:
+            return
+        try:
+            bad = lo > hi
+        except TypeError:
+            return
+        if bad:
+            raise _err("C6006", e.callee.span or e.span, "clamp: the constant lo %s exceeds the constant hi %s"
+                       % (lo, hi))
 
     def mark_runtime(self, e):
         """A constant operand that run time may skip: evaluated only if reached (IM-23)."""

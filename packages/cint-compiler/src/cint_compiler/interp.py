@@ -20,7 +20,7 @@ from . import intmachine as M
 from .ast import NOTCONST
 from .checker import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
 from .checker import Checker as _Checker
-from .checker import bitfield_fault, bitfield_of, where_value
+from .checker import bitfield_fault, bitfield_of, where_failure
 from .faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
 from .types import (BOOL, I64, ROUND, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType, ErrorSetType,
                     ErrorUnionType, FixedType, IntType, StrType, StructType, Type)
@@ -582,6 +582,7 @@ class Context(Evaluator):
     """A context of the reference executor: module state, fault record and counters (SPEC-03P.1 5.1)."""
 
     FRAME_LIMIT = 4096   # call-depth bound accepted as a semantic input (SPEC-04 LS-311)
+    FRAME_ARENA = 2_097_152   # default frame-arena capacity in elements (SPEC-04 LS-110, section 20)
 
     def __init__(self, program: Program, revision: bytes, output: Optional[Callable[[bytes], None]] = None):
         super().__init__()
@@ -604,6 +605,8 @@ class Context(Evaluator):
         self.stack: List[Position] = []
         self.dispatches = 0
         self.kernel = None        # (qname, dispatch, work item) while a work-item runs
+        self.frame_cap = self.FRAME_ARENA   # the frame arena (LS-110): capacity and charge in elements
+        self.frame_used = 0
 
     # -------------------------------------------------------------- faults, fuel, depth
 
@@ -636,7 +639,9 @@ class Context(Evaluator):
 
     # -------------------------------------------------------------- entries
 
-    def begin(self, fuel, depth):
+    def begin(self, fuel, depth, frame_arena=FRAME_ARENA):
+        self.frame_cap = frame_arena or self.FRAME_ARENA
+        self.frame_used = 0
         self.budget = fuel
         self.fuel = 0
         self.depth_limit = depth
@@ -651,11 +656,12 @@ class Context(Evaluator):
         """Clears the held fault and nothing else (SPEC-03P.1 A-7a)."""
         self.fault_record = None
 
-    def run_entry(self, kind, target, args=(), fuel=None, depth=256) -> Outcome:
-        """Run one entry: kind 'func' (target FuncInfo), 'test' (TestDecl) or 'script'."""
+    def run_entry(self, kind, target, args=(), fuel=None, depth=256, frame_arena=FRAME_ARENA) -> Outcome:
+        """Run one entry: kind 'func' (target FuncInfo), 'test' (TestDecl) or 'script'. ``frame_arena``
+        is the frame-arena capacity in elements (0 selects the default, 2,097,152; LS-110)."""
         if self.fault_record is not None:
             raise RuntimeError("the context holds a fault; clear it first (CINT_FAULTED)")
-        self.begin(fuel, depth)
+        self.begin(fuel, depth, frame_arena)
         self.entries += 1
         rtype = VOID
         try:
@@ -736,15 +742,15 @@ class Context(Evaluator):
         return result
 
     def check_where(self, info, bound, span):
-        """A function's `where` clause (LS-118): after bind.shape, before bind.alias; false is E_SHAPE
-        `bind.where` with the size parameters as I64 operands, at the callee name; no step."""
+        """A `where` clause (LS-118, LS-244): after bind.shape, before bind.alias; a false constraint is E_SHAPE
+        `bind.where` with the operands of checker.where_failure (decision 18), at the callee name or the
+        dispatch site; no step."""
         w = getattr(info.decl, "where", None)
-        if w is None or info.is_kernel:
+        if not w:
             return
-        sizes = {s.name: bound.get(s.name, 0) for s in info.size_params}
-        if not where_value(w, sizes):
-            self.fault(MachineFault("E_SHAPE", "bind.where", [(I64, sizes[s.name]) for s in info.size_params]),
-                       span)
+        ops = where_failure(w, {s.name: bound.get(s.name, 0) for s in info.size_params})
+        if ops is not None:
+            self.fault(MachineFault("E_SHAPE", "bind.where", ops), span)
 
     def bind_sizes(self, info, args, env, span, kernel=False):
         bound = {}
@@ -822,6 +828,7 @@ class Context(Evaluator):
         self.counted()
         try:
             bound = self.bind_sizes(info, args, {}, span, kernel=True)
+            self.check_where(info, bound, span)
             self.check_alias(info, args, span, e.argv, kernel=True)
         except EntryFault as ef:
             ef.record.address = KernelAddress(qn, number, 0)
@@ -860,7 +867,9 @@ class Context(Evaluator):
             env0[s] = bound.get(s.name, 0)
         for p, v in zip(info.params, kargs):
             env0[p] = v
-        self.stack = list(self.stack)
+        # a dispatch from cint code is on the stack of its work-item and epilogue faults, innermost, after
+        # the call sites of the enclosing calls (decision 3); it is no call for the depth (E_DEPTH)
+        self.stack = list(self.stack) + [self.pos(span)]
         wi = 0
         for idx in _iter_space(extents):
             self.kernel = (qn, number, wi)
@@ -925,6 +934,21 @@ class Context(Evaluator):
         return env[sym]
 
     def block(self, b, env):
+        # LS-110: the local arrays a block declares are released when it exits, however it exits
+        charges = getattr(b, "frame_decls", None)
+        if charges is None:
+            charges = b.frame_decls = any(type(s) is A.VarDecl and s.mode is None and
+                                          isinstance(getattr(s, "resolved", None), ArrayType) for s in b.stmts)
+        if charges:
+            mark = self.frame_used
+            try:
+                self._block(b, env)
+            finally:
+                self.frame_used = mark
+            return
+        self._block(b, env)
+
+    def _block(self, b, env):
         has_defer = getattr(b, "has_defer", None)
         if has_defer is None:
             has_defer = b.has_defer = any(type(s) is A.Defer for s in b.stmts)
@@ -984,6 +1008,8 @@ class Context(Evaluator):
             for k, x in enumerate(shape):
                 if x < 0:
                     self.fault(MachineFault("E_SHAPE", "decl.shape", [(I64, k), (I64, x)], None, (I64, 0)), d.span)
+            if self.kernel is None:
+                self.frame_charge(shape, d.span)
             if d.init is None:
                 env[d.sym] = ArrayValue.new(t.elem, shape, lambda: zero_value(t.elem))
                 return
@@ -1003,6 +1029,18 @@ class Context(Evaluator):
         else:
             v = copy_value(v)
         env[d.sym] = v
+
+    def frame_charge(self, shape, span):
+        """LS-110: charge a local array's element count (whatever its element type) to the frame arena,
+        after its decl.shape check and before its initializer; E_BOUNDS arena.alloc when it does not fit."""
+        n = 1
+        for x in shape:
+            n *= x
+        n = min(n, I64_MAX)
+        if n > self.frame_cap - self.frame_used:
+            self.fault(MachineFault("E_BOUNDS", "arena.alloc",
+                                    [(I64, n), (I64, self.frame_used), (I64, self.frame_cap)], None, None), span)
+        self.frame_used += n
 
     def copy_checked(self, t, v, span):
         dims = t.dims

@@ -29,6 +29,7 @@ class CaseOutcome:
     record: Optional[FaultRecord] = None
     error: Optional[CompileError] = None
     err_value: Optional[tuple] = None          # (set qname, value text, tag type, tag)
+    err_text: Optional[str] = None             # the `error.value` text: the name, qualified only where shared
     state: List[str] = field(default_factory=list)
     reason: str = ""
 
@@ -122,6 +123,10 @@ def run_case(ci_path: Path, root: Optional[Path], *, entry: Optional[str] = None
         es, ev = o.error
         out.err_value = (es.qname, "%s.%s" % (ev.set.rsplit(".", 1)[-1], ev.name), es.underlying.name(),
                          es.tag_of((ev.set, ev.name)))
+        # the bare name, or `Set.name` where several member sets of the set declare that name (LS-97;
+        # the public suite's format 3 cases, SPEC-09 CONF-11 rule 12)
+        shared = sum(1 for _, n in es.values if n == ev.name) > 1
+        out.err_text = out.err_value[1] if shared else ev.name
     # every module's variables, sorted by the bytes of the fully qualified name (SPEC-01 IM-156)
     for g in sorted(c.program.globals, key=lambda s: ("%s.%s" % (s.module or c.name, s.name)).encode("utf-8")):
         if isinstance(g.type, (IntType, FixedType, BoolType)):
@@ -190,7 +195,7 @@ def render(o: CaseOutcome, case: str, clause: Optional[str] = None, fmt: int = 1
     lines.append("fuel-consumed %d" % o.fuel)
     if o.kind == "error":
         qn, val, tagt, tag = o.err_value
-        lines += ["error.set %s" % qn, "error.value %s" % val, "error.tag %s %d" % (tagt, tag)]
+        lines += ["error.set %s" % qn, "error.value %s" % (o.err_text or val), "error.tag %s %d" % (tagt, tag)]
     if o.kind == "fault":
         lines += fault_lines(o.record, fmt)
     if fmt >= 2:

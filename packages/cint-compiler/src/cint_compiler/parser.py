@@ -417,7 +417,9 @@ class Parser:
             else:
                 break
         if self.tok.kind in ("++", "--") and start != self.incdec_ok:
-            raise self.err("C1042", first_span(e), "`%s` is a statement, not an expression (LS-166)"
+            # at the operator: the offending construct is the `++`/`--` (LS-313 row C1042), as the public
+            # suite's frozen diag/c1042_increment_in_expression has it (docs/language.md decision 21)
+            raise self.err("C1042", self.sp(self.tok), "`%s` is a statement, not an expression (LS-166)"
                            % self.tok.kind)
         return e
 

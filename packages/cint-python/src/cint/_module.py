@@ -261,8 +261,8 @@ class Context:
         self._fuel = _check_budget(fuel, "fuel")
         if type(depth) is not int or depth < 0:
             raise Refused("depth is an int >= 0, not %r" % (depth,))
-        if type(frame_arena_elements) is not int or frame_arena_elements < 0:
-            raise Refused("frame_arena_elements is an int >= 0, not %r" % (frame_arena_elements,))
+        if type(frame_arena_elements) is not int or not 0 <= frame_arena_elements <= (2 ** 63 - 1) // 8:
+            raise Refused("frame_arena_elements is an int from 0 to 2**60 - 1, not %r" % (frame_arena_elements,))
         # one call at a time: a cint._fastcall.Gate is a threading.Lock that the C call path also takes
         self._lock = _FC.Gate() if _FC is not None else threading.Lock()
         self._recording = False

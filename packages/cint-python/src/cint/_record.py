@@ -153,7 +153,8 @@ class _RecordedEntry:
         out, value, exc = ex.call_raw(self.name, ordered, budget)   # Refused / Busy propagate: nothing recorded
         argv = [(_desc(p.type), int(v)) for (_, p), v in zip(params, ordered)]
         self._rec.entry(self.name, argv, fuel=None if budget is None or budget == -1 else budget,
-                        depth=ctx._cfg.depth_limit, frame_arena=ctx._cfg.frame_arena_bytes // 8, outcome=out)
+                        depth=ctx._cfg.depth_limit, frame_arena=ctx._cfg.frame_arena_bytes // 8 or 2_097_152,
+                        outcome=out)
         if exc is not None:
             raise exc
         return value

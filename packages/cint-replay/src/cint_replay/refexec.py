@@ -112,7 +112,7 @@ class RefExecutor:
         for sym, a in zip(info.params, args):
             values.append(bool(a) if isinstance(sym.type, BoolType) else int(a))
         del self._effects[:]
-        o = ctx.run_entry("func", info, values, fuel=fuel, depth=self.depth)
+        o = ctx.run_entry("func", info, values, fuel=fuel, depth=self.depth, frame_arena=self.frame_arena_elements)
         self._last_fuel = o.fuel
         out = EntryOutcome(OK, fuel=o.fuel, effects=list(self._effects))
         if o.kind == "fault":
