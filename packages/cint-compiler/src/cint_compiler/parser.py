@@ -418,7 +418,7 @@ class Parser:
                 break
         if self.tok.kind in ("++", "--") and start != self.incdec_ok:
             # at the operator: the offending construct is the `++`/`--` (LS-313 row C1042), as the public
-            # suite's frozen diag/c1042_increment_in_expression has it (docs/language.md decision 21)
+            # suite's frozen diag/c1042_increment_in_expression has it (docs/language.md decision 22)
             raise self.err("C1042", self.sp(self.tok), "`%s` is a statement, not an expression (LS-166)"
                            % self.tok.kind)
         return e
