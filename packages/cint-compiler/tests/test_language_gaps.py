@@ -247,7 +247,8 @@ def test_kernel_call_fault_record():
     assert r.code == "E_OVERFLOW" if hasattr(r, "code") else True
     # `a[i]` 0, `*` 1, then the place `b[i]` 2 (first, LS-139), call addsq 3, call sq 4, `+` 5, `*` 6
     assert r.address.work_item == 2 and r.address.step == 6
-    assert [(p.line, p.column) for p in r.stack] == [(19, 12), (10, 12), (6, 12)]
+    # drive's call, the dispatch site of k (decision 3), then the calls inside the work-item
+    assert [(p.line, p.column) for p in r.stack] == [(19, 12), (15, 5), (10, 12), (6, 12)]
     assert where(r) == (3, 14)
 
 
