@@ -319,6 +319,16 @@ class Gen:
             else:
                 lines += ["kernel k[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
                           "    %s a = xs[j];" % t, "    %s b = s;" % t, "    ys[j] = %s;" % body, "}", ""]
+            # half of the kernels of I8..U64 come with a second one that reduces the body's values (decision
+            # 23: sum, sum_sat, max under `if`, count); drawn from the body's text, as above
+            use_reduce = WIDTH[t] <= 64 and random.Random(body + "/reduce").random() < 0.5
+            if use_reduce:
+                lines += ["kernel kr[n](in %s[n] xs, in %s s, out I64 c, out %s w, out %s m, out I64 u) "
+                          "over [j: n] {" % (t, t, t, t),
+                          "    %s a = xs[j];" % t, "    %s b = s;" % t, "    %s v = %s;" % (t, body),
+                          "    reduce c = count(a < b);", "    reduce w = sum_sat(v);",
+                          "    if (v != b) {", "        reduce m = max(v);", "    }",
+                          "    reduce u = sum(v);", "}", ""]
         helper_t = r.choice(self.types)
         hn = {"p": helper_t, "q": helper_t}  # the helper's body uses only its parameters
         lines += ["%s h(%s p, %s q) {" % (helper_t, helper_t, helper_t), "    return %s;" % self.expr(helper_t, hn),
@@ -342,6 +352,13 @@ class Gen:
             lines.append("    %s[%d] %s;" % (t, n, z))
             lines.append("    k(%s, %s, %s);" % (y, literal(r, t), z))
             lines.append("    %s = %s +%% (%s[%d] as%% %s);" % (x, x, z, r.randrange(n), helper_t))
+            if use_reduce:
+                rs = [self.fresh() for _ in range(4)]
+                lines += ["    I64 %s = 0;" % rs[0], "    %s %s = 0;" % (t, rs[1]), "    %s %s = 0;" % (t, rs[2]),
+                          "    I64 %s = 0;" % rs[3]]
+                lines.append("    kr(%s, %s, %s);" % (z, literal(random.Random(body + "/lit"), t), ", ".join(rs)))
+                for v in rs:
+                    lines.append("    %s = %s +%% (%s as%% %s);" % (x, x, v, helper_t))
         if any(WIDTH[t] > 64 for t in self.types) and r.random() < 0.3:
             # a wide array, its sum and an element
             t = r.choice([t for t in self.types if WIDTH[t] > 64])
