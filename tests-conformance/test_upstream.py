@@ -35,8 +35,11 @@ def test_upstream_case(variant, executor, record_property):
 
 
 def test_listed_cases_exist():
+    """Every listed case exists; a line of a folder that this copy of the suite lacks (the public folders
+    that ../shared holds back, listed for a run over a whole public copy) is not checked."""
     known = {v.case_id for v in VARIANTS}
-    stale = sorted(set(LISTED) - known)
+    folders = {v.folder for v in VARIANTS}
+    stale = sorted(c for c in set(LISTED) - known if c.split("/", 1)[0] in folders)
     assert not stale, f"upstream-listed.txt names cases that do not exist: {stale}"
 
 
