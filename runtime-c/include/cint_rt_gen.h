@@ -265,6 +265,9 @@ int cint_gen_dispatch_begin_where(cint_ctx *ctx, const cint_gen_kernel *k, const
    storage (a rename, no copy); in every case returns the staging storage to the cache and
    restores arrays (a renamed one with the buffer's new address). */
 void cint_gen_dispatch_end(cint_ctx *ctx);
+/* Enters the epilogue phase of the open dispatch, after its last work-item: its reductions' checks
+   (docs/language.md decision 23) fault with phase epilogue, address (dispatch, none, none). */
+void cint_gen_dispatch_epilogue(cint_ctx *ctx);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Print statements (7.3 paragraph 4, H-7)                                                   */

@@ -446,6 +446,11 @@ int cint_gen_dispatch_begin_where(cint_ctx *ctx, const cint_gen_kernel *k, const
     return dispatch_begin(ctx, k, at, arrays, sizes, items, false, where);
 }
 
+void cint_gen_dispatch_epilogue(cint_ctx *ctx)
+{
+    if (ctx->dispatching && !ctx->entry_faulted) ctx->phase = CINT_PHASE_EPILOGUE;
+}
+
 void cint_gen_dispatch_end(cint_ctx *ctx)
 {
     if (!ctx->dispatching) return;

@@ -18,7 +18,7 @@ ValueError) naming the rule broken and the byte offset.
 
 :func:`read_checkpoint` gives the read-only view of 9.2 paragraph 4 that ``cint.read_checkpoint``
 returns: ``globals`` as a tuple of ``Global(name, type, value)``, ``arenas`` and ``pools``
-(empty tuples: no executor of this slice holds arena or pool state), ``registry`` as a tuple
+(tuples of ``Arena(...)`` and ``Pool(...)``, cint_abi.arenas_pools; a handle value is a 5-tuple), ``registry`` as a tuple
 of ``RegistryEntry``, ``counters`` and ``fault`` (a FaultRecordData, or None).
 
 A struct payload needs the struct's field layout (IM-146 names a struct only): each function here takes
@@ -157,6 +157,9 @@ def decode_checkpoint(data: bytes, structs: Optional[Mapping[str, Sequence[tuple
 Global = namedtuple("Global", "name type value")
 RegistryEntry = namedtuple("RegistryEntry", "id generation type extent owner writable publish")
 Counters = namedtuple("Counters", "next_buffer next_arena next_pool entries effects")
+Arena = namedtuple("Arena", "id name parent offset type capacity used generation retired contents")
+Pool = namedtuple("Pool", "id name type capacity retired slots free")
+PoolSlot = namedtuple("PoolSlot", "generation occupied value")
 
 
 def type_name(desc: tuple) -> str:
@@ -174,6 +177,8 @@ def type_name(desc: tuple) -> str:
         return "%s[%s]" % (type_name(desc[1]), ", ".join(str(e) for e in desc[2]))
     if kind == "struct":
         return desc[1]
+    if kind == "handle":
+        return "Handle"
     return kind
 
 
@@ -191,8 +196,11 @@ class CheckpointView:
         sets(self, "digests", tuple(cp.digests.items()))
         sets(self, "revision", st.revision)
         sets(self, "globals", tuple(Global(n, type_name(d), _freeze(v)) for n, d, v in st.globals))
-        sets(self, "arenas", ())
-        sets(self, "pools", ())
+        sets(self, "arenas", tuple(Arena(a.id, a.name, a.parent, a.offset, type_name(a.elem), a.capacity, a.used,
+                                         a.generation, a.retired, _freeze(list(a.contents))) for a in st.arenas))
+        sets(self, "pools", tuple(Pool(p.id, p.name, type_name(p.elem), p.capacity, p.retired,
+                                       tuple(PoolSlot(g, o, _freeze(v)) for g, o, v in p.slots), tuple(p.free))
+                                  for p in st.pools))
         sets(self, "registry", tuple(RegistryEntry(r.id, r.generation, type_name(r.elem), r.extent, r.owner,
                                                    r.writable, r.publish) for r in st.registry))
         sets(self, "counters", Counters(st.next_buffer, st.next_arena, st.next_pool, st.entries, st.effects))

@@ -88,6 +88,9 @@ TYPE_TAGS = {
     "ErrorUnion": 0x74,
     "Redacted": 0x7F,
 }
+# Ours (docs/encodings.md), not a SPEC-01P.1 tag and not in TYPE_TAGS (the runtime's header does not know it):
+# a handle value, payload slot U64, length I64, generation U64, container U32, kind U8 (0 null, 1 arena, 2 pool)
+HANDLE_TAG = 0x81
 
 # Phases of a kernel address (SPEC-01P.1 IM-149)
 PHASES = {"entry": 0, "work-item": 1, "epilogue": 2}

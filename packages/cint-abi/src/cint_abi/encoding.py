@@ -60,7 +60,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Iterable, Mapping, Sequence
 
-from .codes import DOMAIN_ARGS_V1, DOMAIN_REVISION_V1, TYPE_TAGS
+from .codes import DOMAIN_ARGS_V1, DOMAIN_REVISION_V1, HANDLE_TAG, TYPE_TAGS
 
 __all__ = [
     "DecodeError", "M64", "Z_BOUND", "MAX_RANK", "MAX_NESTED_LISTS",
@@ -95,9 +95,11 @@ T_ARRAY = TYPE_TAGS["Array"]
 T_VIEW = TYPE_TAGS["View"]
 T_STRUCT = TYPE_TAGS["Struct"]
 T_REDACTED = TYPE_TAGS["Redacted"]
+T_HANDLE = HANDLE_TAG
+HANDLE_SIZE = 29                 # slot U64, length I64, generation U64, container U32, kind U8
 _TERNARY = {TYPE_TAGS[n]: n for n in ("T1", "T27", "PT5", "PT4")}
 
-_ELEMENT_KINDS = ("bool", "int", "fixed", "struct")
+_ELEMENT_KINDS = ("bool", "int", "fixed", "struct", "handle")
 
 
 class DecodeError(ValueError):
@@ -198,6 +200,8 @@ def _element_size(desc: tuple) -> int | None:
         return desc[2] // 8
     if kind == "fixed":
         return desc[1] // 8
+    if kind == "handle":
+        return HANDLE_SIZE
     if kind == "array":
         elem = _element_size(desc[1])
         if elem is None:
@@ -249,6 +253,9 @@ def encode_desc(desc: tuple) -> bytes:
     if kind == "z":
         _arity(desc, 1)
         return bytes([T_Z])
+    if kind == "handle":
+        _arity(desc, 1)
+        return bytes([T_HANDLE])
     if kind == "int":
         _arity(desc, 3)
         tag = _INT_TAG.get((desc[1], desc[2])) if isinstance(desc[1], bool) else None
@@ -328,6 +335,12 @@ def _encode_into(desc: tuple, value: Any, out: list) -> None:
         return
     if kind == "z":
         out.append(encode_z(value))
+        return
+    if kind == "handle":
+        if not isinstance(value, (list, tuple)) or len(value) != 5:
+            raise ValueError(f"a handle value is (slot, length, generation, container, kind), not {value!r}")
+        slot, length, gen, cont, hk = value
+        out += [u64(slot), i64(length), u64(gen), u32(cont), u8(hk)]
         return
     if kind == "array":
         _, elem, extents = desc
@@ -492,6 +505,8 @@ def read_desc(r: Reader, *, in_fault_record: bool = False,
         if role == "element":
             raise DecodeError(at, "element type", "Z is not an array or view element")
         return ("z",)
+    if tag == T_HANDLE:
+        return ("handle",)
     if tag in _TAG_INT:
         signed, bits = _TAG_INT[tag]
         return ("int", signed, bits)
@@ -627,6 +642,8 @@ def read_payload(r: Reader, desc: tuple, *, z_bound: int = Z_BOUND, whole: bool 
     kind = desc[0]
     if kind in ("bool", "int", "fixed"):
         return _read_scalar_run(r, desc, 1)[0]
+    if kind == "handle":
+        return read_handle(r)
     if kind == "z":
         return read_z(r, z_bound)
     if kind in ("view", "redacted"):
@@ -652,10 +669,32 @@ def read_payload(r: Reader, desc: tuple, *, z_bound: int = Z_BOUND, whole: bool 
             count *= e
         if elem[0] == "struct":
             flat = [_read_struct(r, elem) for _ in range(count)]
+        elif elem[0] == "handle":
+            flat = [read_handle(r) for _ in range(count)]
         else:
             flat = _read_scalar_run(r, elem, count)
         return _nest(flat, extents)
     return _read_struct(r, desc)
+
+
+def read_handle(r: Reader) -> tuple:
+    """A handle payload (ours, docs/encodings.md): (slot, length, generation, container, kind); the kind is 0
+    (null: every field 0), 1 (arena) or 2 (pool; length 1), the length not negative."""
+    at = r.pos
+    slot = r.u64("the handle slot")
+    length = r.i64("the handle length")
+    gen = r.u64("the handle generation")
+    cont = r.u32("the handle container")
+    hk = r.u8("the handle kind")
+    if hk > 2:
+        raise DecodeError(at, "handle kind not 0 to 2", f"handle kind {hk}")
+    if hk == 0 and (slot, length, gen, cont) != (0, 0, 0, 0):
+        raise DecodeError(at, "null handle not all zero", f"null handle ({slot}, {length}, {gen}, {cont})")
+    if hk != 0 and cont == 0:
+        raise DecodeError(at, "handle container 0", "a non-null handle names a container from 1")
+    if length < 0 or (hk == 2 and length != 1):
+        raise DecodeError(at, "handle length out of range", f"length {length} for kind {hk}")
+    return (slot, length, gen, cont, hk)
 
 
 def _unknown_struct(desc: tuple) -> str | None:

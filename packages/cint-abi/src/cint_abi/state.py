@@ -7,8 +7,8 @@ The bytes, in this order (all integers little-endian; no address anywhere, M-2, 
     profile                       U32 length, ASCII ("cint-core-1")
     globals                       U64 count, then per module variable, sorted by the bytes of its
                                   fully qualified name: name (U32 length, UTF-8), tagged value
-    arena block                   U64 length, then bytes (0 until arenas hold state)
-    pool block                    U64 length, then bytes (0 until pools hold state)
+    arena block                   U64 length, then bytes (0 without arenas; cint_abi.arenas_pools)
+    pool block                    U64 length, then bytes (0 without pools; cint_abi.arenas_pools)
     registry block                U64 length, then: frame("cint-core-1/registry/v1"), U64 count,
                                   then per registration, by ascending identifier: id U64,
                                   generation U64, element type descriptor (IM-146), extent I64,
@@ -26,8 +26,9 @@ state hash is SHA-256 over these bytes (M-5); the domain string frames them.
 :func:`decode_state` is the strict decoder (H-19a): it raises :class:`cint_abi.encoding.DecodeError`
 (a ValueError) naming the rule broken and the byte offset of the offending field.  The rules
 beyond the layout, each ours where SPEC-01P.2 is silent: globals strictly increasing by the
-bytes of their names; arena and pool blocks empty (no executor of this slice holds arena or
-pool state); registrations by strictly increasing nonzero identifier, generation 1 to 2^63 - 1,
+bytes of their names; the arena and pool block rules of cint_abi.arenas_pools (its module
+docstring), ids below their counters; registrations by strictly increasing nonzero identifier,
+generation 1 to 2^63 - 1,
 ownership runtime (1) or borrowed (2) (a registration of context memory, 0, would need arena or
 pool state to hold it),
 element type as for an array element (IM-146), extent 0 to 2^63 - 1 with a byte size within
@@ -54,6 +55,9 @@ from typing import List, Mapping, Optional, Sequence, Tuple
 from .codes import DOMAIN_STATE_V1, FUEL_MODEL, PROFILE
 from .encoding import (M64, DecodeError, Reader, _element_size, encode_desc, encode_tagged, frame, i64, read_desc,
                        read_payload, u8, u32, u64)
+
+from .arenas_pools import (ArenaState, PoolState, arena_block, check_counters, decode_arena_block,  # noqa: E402
+                           decode_pool_block, pool_block)
 
 DOMAIN_REGISTRY_V1 = "cint-core-1/registry/v1"
 MAX_RAW_TRIES = 1 << 16        # implementation limit on the record sizes raw_structs tries, all globals together
@@ -99,6 +103,8 @@ class State:
     entries: int = 0
     fault: Optional[bytes] = None
     effects: int = 0
+    arenas: List[ArenaState] = field(default_factory=list)   # cint_abi.arenas_pools (layout ours)
+    pools: List[PoolState] = field(default_factory=list)
 
 
 def _text(s: str) -> bytes:
@@ -126,7 +132,8 @@ def encode_state(st: State) -> bytes:
         else:
             out += [_text(name), encode_tagged(desc, value)]
     reg = registry_block(st.registry)
-    out += [u64(0), u64(0), u64(len(reg)), reg]
+    ab, pb = arena_block(st.arenas), pool_block(st.pools)
+    out += [u64(len(ab)), ab, u64(len(pb)), pb, u64(len(reg)), reg]
     out += [u64(st.next_buffer), u64(st.next_arena), u64(st.next_pool), u64(st.entries), _text(FUEL_MODEL)]
     if st.fault is None:
         out.append(u8(0))
@@ -306,12 +313,22 @@ def _decode_tail(r: Reader, structs) -> tuple:
     """Everything after the globals: (registrations, counters, entries, fault, effects)."""
     from .faultrecord import decode_fault_record
 
-    for what in ("arena", "pool"):
+    blocks = []
+    for what, dec in (("arena", decode_arena_block), ("pool", decode_pool_block)):
         at = r.pos
         n = r.u64(f"the {what} block length")
-        if n != 0:
-            raise DecodeError(at, f"{what} block not empty",
-                              f"a {what} block of {n} bytes: no executor of this slice holds {what} state")
+        if n > r.remaining:
+            raise DecodeError(at, "IM-148 length larger than the bytes remaining",
+                              f"the {what} block announces {n} bytes, {r.remaining} remain")
+        start = r.pos
+        block = r.take(n, f"the {what} block")
+        items = []
+        if n:
+            try:
+                items = dec(Reader(block, 0), structs)
+            except DecodeError as e:
+                raise DecodeError(start + e.offset, e.rule, e.detail) from None
+        blocks.append(items)
 
     at = r.pos
     n = r.u64("the registry block length")
@@ -333,6 +350,7 @@ def _decode_tail(r: Reader, structs) -> tuple:
             raise DecodeError(at, "identifier counter 0", f"the {what} identifier counts from 1")
         counters.append((at, v))
     entries = r.u64("the entry count")
+    check_counters(blocks[0], blocks[1], counters[1][1], counters[2][1], counters[1][0], counters[2][0])
     if regs and counters[0][1] <= regs[-1].id:
         raise DecodeError(counters[0][0], "H-19a identifier counter not above every identifier",
                           f"next buffer identifier {counters[0][1]}, registration {regs[-1].id} present")
@@ -352,7 +370,7 @@ def _decode_tail(r: Reader, structs) -> tuple:
     if effects < 0:
         raise DecodeError(at, "negative effect count", f"{effects} effects")
     r.finish()
-    return regs, [v for _, v in counters], entries, fault, effects
+    return regs, [v for _, v in counters], entries, fault, effects, blocks[0], blocks[1]
 
 
 def decode_state(data: bytes, structs: Optional[Mapping[str, Sequence[tuple]]] = None, *,
@@ -385,6 +403,7 @@ def decode_state(data: bytes, structs: Optional[Mapping[str, Sequence[tuple]]] =
     else:
         globals_ = _strict_globals(r, count, structs)
         rest = _decode_tail(r, structs)
-    regs, counters, entries, fault, effects = rest
+    regs, counters, entries, fault, effects, arenas, pools = rest
     return State(revision=revision, globals=globals_, registry=regs, next_buffer=counters[0],
-                 next_arena=counters[1], next_pool=counters[2], entries=entries, fault=fault, effects=effects)
+                 next_arena=counters[1], next_pool=counters[2], entries=entries, fault=fault, effects=effects,
+                 arenas=arenas, pools=pools)

@@ -582,6 +582,15 @@ class GlobalDecl(Decl):
 
 
 @dataclass(eq=False)
+class ContainerDecl(Decl):
+    """A module-level ``Arena(T, N) name;`` or ``Pool(T, N) name;``; span is the name, ``type_span`` the
+    first token (``Arena``/``Pool``), ``capacity`` the capacity expression."""
+    kind: str = "arena"                # 'arena' or 'pool'
+    elem: TypeExpr = None
+    capacity: "Expr" = None
+
+
+@dataclass(eq=False)
 class TestDecl(Decl):
     """``test "name" [expect_fault E_X] { ... }``; span is the ``test`` keyword."""
     expect_fault: Optional[str] = None

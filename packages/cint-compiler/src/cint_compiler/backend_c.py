@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from cint_abi.symbols import module_symbol, wrapper_symbol
+from . import kernel_reduce_c as KRC
 
 from . import ast as A
 from . import intmachine as M
@@ -929,6 +930,9 @@ class Emitter:
         for k, p in enumerate(info.params):
             if isinstance(p.type, ArrayType):
                 self.vars[p] = "A[%d]" % k
+            elif KRC.is_target(p):      # a reduction's accumulator (decision 23)
+                self.vars[p] = "p_%s" % p.name
+                scal.append("cintg_racc *p_%s" % p.name)
             else:
                 self.vars[p] = "p_%s" % p.name
                 scal.append("%s p_%s" % (self.ctype(p.type, p.span), p.name))
@@ -1311,6 +1315,9 @@ class Emitter:
         if sym not in self.vars:
             raise refuse(span, "this name")
         return self.vars[sym]
+
+    def s_Reduce(self, s, lines):
+        KRC.s_reduce(self, s, lines)
 
     def s_Assign(self, s, lines):
         t = s.place.ty
@@ -2633,11 +2640,12 @@ class Emitter:
                                                                                       name))
         lines.append("memset(%s_A, 0, sizeof %s_A); memset(%s_S, 0, sizeof %s_S);" % (name, name, name, name))
         scal = []
+        accs = KRC.dispatch_accumulators(self, e, name, lines)
         for k, (p, v) in enumerate(zip(info.params, vals)):
             if isinstance(p.type, ArrayType):
                 lines.append("%s_A[%d] = %s;" % (name, k, v))
             else:
-                scal.append(v)
+                scal.append(accs.get(k, v))
         # interleaved views of one array share no element (no alias, LS-121) but overlap in bytes, which the
         # runtime's check at the dispatch would take for an alias: such an argument runs on a copy
         arrays = [(k, p) for k, p in enumerate(info.params) if isinstance(p.type, ArrayType)]
@@ -2661,7 +2669,10 @@ class Emitter:
             lines.append("if (cint_gen_dispatch_begin(ctx, &KD_%s, %s, %s_A, %s_S, &%s_n)) goto fail;" % (
                 self.use(info), self.at_nostep(e.callee.span), name, name, name))
         lines += self.work_items(info, "%s_A" % name, "%s_S" % name, scal, fail="{ cint_gen_dispatch_end(ctx); goto fail; }")
+        stores = KRC.dispatch_epilogue(self, e, name, lines, "{ cint_gen_dispatch_end(ctx); goto fail; }")
         lines.append("cint_gen_dispatch_end(ctx);")
+        for place, v in stores:     # publication of the scalar `out` arguments (decision 23)
+            lines.append("%s = %s;" % (self.place(place, lines), v))
         for j in back:
             lines.append("if (%s_T[%d]) cintg_copy_raw(&%s_O[%d], &%s_A[%d]);" % (name, j, name, j, name, j))
         return "0"
@@ -3137,6 +3148,11 @@ class Emitter:
         for info in decls:
             if not info.decl.exported:
                 continue
+            from .containers_check import mentions_memory
+            if mentions_memory(info.result) or any(mentions_memory(p.type) for p in info.params):
+                continue     # A-25: callable only from cint, no C wrapper and no reflection row
+            if KRC.has_scalar_out(info):
+                continue     # no C carrier for a scalar `out` (decision 23): as A-25
             if not lenient:
                 rows.append(self.wrapper(info))
                 continue
@@ -4291,6 +4307,11 @@ static inline int cintg_copy(cint_ctx *ctx, const cint_gen_at *at, cint_gen_arra
 
 def emit(compiled, harness=None, invoke=False) -> str:
     """The translation unit; invoke (`cint build --lib --with-state`) adds cintx_invoke (docs/runtime.md)."""
+    from .containers_check import first_memory_construct
+    sp = first_memory_construct(getattr(compiled, "modules", None) or [compiled.program.module])
+    if sp is not None:
+        raise Unsupported("C9102", sp, "arenas, pools and handles run on the reference executor only so far "
+                          "(use --executor ref; docs/status.md)")
     em = Emitter(compiled)
     text = em.emit(harness)
     # the prelude goes after the includes; the library descriptor and harness at the end

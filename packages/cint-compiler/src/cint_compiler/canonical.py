@@ -12,14 +12,17 @@ from cint_abi.faultrecord import FaultRecordData, encode_fault_record
 from cint_abi.state import State, encode_state, state_hash as _hash
 
 from .ast import NOTCONST
-from .types import ArrayType, BoolType, EnumType, ErrorSetType, FixedType, IntType, StructType, ZType
+from .types import ArrayType, BoolType, EnumType, ErrorSetType, FixedType, HandleType, IntType, StructType, ZType
 from .values import ArrayValue, EnumValue, ErrorValue, StructValue
+from .containers import HandleValue
 
 
 def desc_of(t):
     """The cint_abi type descriptor of a value type (IM-146)."""
     if isinstance(t, BoolType):
         return ("bool",)
+    if isinstance(t, HandleType):
+        return ("handle",)         # ours: tag 81 (docs/encodings.md)
     if isinstance(t, ZType):
         return ("z",)
     if isinstance(t, IntType):
@@ -76,6 +79,8 @@ def _scalar(t, v):
         return 0
     if isinstance(v, EnumValue):
         return v.value
+    if isinstance(v, HandleValue):
+        return v.as_tuple()
     if isinstance(v, ErrorValue):
         return t.tag_of((v.set, v.name))
     return v
@@ -125,12 +130,36 @@ def canonical_state(ctx) -> bytes:
         module = getattr(sym, "module", None) or ctx.modname
         d, val = value_of(sym.type, v)
         gl.append(("%s.%s" % (module, sym.name), d, val))
-    st = State(revision=ctx.revision, globals=gl, entries=ctx.entries,
+    arenas, pools = memory_state(getattr(ctx, "mem", None))
+    st = State(revision=ctx.revision, globals=gl, entries=ctx.entries, arenas=arenas, pools=pools,
                fault=None if ctx.fault_record is None else fault_bytes(ctx.fault_record),
                effects=getattr(ctx, "effects", 0), registry=list(getattr(ctx, "registry", ())),
                next_buffer=getattr(ctx, "next_buffer", 1), next_arena=getattr(ctx, "next_arena", 1),
                next_pool=getattr(ctx, "next_pool", 1))
     return encode_state(st)
+
+
+def memory_state(mem):
+    """The arena and pool blocks' contents (cint_abi.arenas_pools) of a context's Memory (containers.py)."""
+    from cint_abi.arenas_pools import ArenaState, PoolState
+    if mem is None:
+        return [], []
+    arenas, pools = [], []
+    for aid in sorted(mem.arenas):
+        a = mem.arenas[aid]
+        d = desc_of(a.elem)
+        if a.parent is None:
+            contents = [value_of(a.elem, a.storage.cells[k])[1] for k in range(a.used)]
+            arenas.append(ArenaState(a.id, a.qname, None, 0, d, a.capacity, a.used, a.generation, a.retired,
+                                     contents))
+        else:
+            arenas.append(ArenaState(a.id, None, a.parent.id, a.base - a.parent.base, d, a.capacity, a.used,
+                                     a.generation, a.retired))
+    for pid in sorted(mem.pools):
+        p = mem.pools[pid]
+        slots = [(s.generation, s.occupied, value_of(p.elem, s.value)[1] if s.occupied else None) for s in p.slots]
+        pools.append(PoolState(p.id, p.qname, desc_of(p.elem), p.capacity, p.retired, slots, list(p.free)))
+    return arenas, pools
 
 
 def state_hash(ctx) -> bytes:

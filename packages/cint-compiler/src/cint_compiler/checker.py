@@ -28,6 +28,8 @@ from .types import (BOOL, I64, ROUND, ROUND_MODES, STR, VOID, Z, ARITH_ERROR, Ar
                     EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType, StrType, StructType,
                     TupleType, Type, INT_TYPES, fixed_valid, parse_fixed_name, U8, U16, U32, U64, I8, I16, I32)
 from .values import ArrayValue, EnumValue, ErrorValue, RoundValue, copy_value
+from .containers_check import ContainerChecks, mentions_memory
+from .types import ALLOC_ERROR, ArenaType, HandleType, PoolType
 
 from .ast import NOTCONST
 from .ast import first_span as start_span
@@ -324,7 +326,7 @@ class FnCtx:
         self.gwrites = {}             # the module variables the body writes itself (LS-122)
 
 
-class Checker:
+class Checker(ContainerChecks):
     def __init__(self, module: A.Module, modules: Optional[Dict[str, Program]] = None):
         self.m = module
         self.modules = modules if modules is not None else {}   # checked modules by path, for imports
@@ -409,6 +411,7 @@ class Checker:
                         self.top.names[it.decl.name].decl is it.decl:
                     continue       # declared early, for a bit width (early_const)
                 self.declare_global(it, is_script)
+        self.declare_containers(items)
         for it in items:
             if isinstance(it, A.FuncDecl):
                 self.check_defaults(self.functions[it.name])
@@ -453,8 +456,10 @@ class Checker:
                 decls[it.name] = self.top.names[it.name]
                 if it.exported:
                     exported.add(it.name)
-        return Program(m, self.globals, self.functions, self.kernels, tests, script, script_span, self.types,
+        prog = Program(m, self.globals, self.functions, self.kernels, tests, script, script_span, self.types,
                        has_main, decls, exported)
+        prog.containers = list(getattr(self, "containers", []))   # arenas and pools (containers_check)
+        return prog
 
     # ------------------------------------------------------------------ imports (SPEC-04 section 11)
 
@@ -603,6 +608,9 @@ class Checker:
             seen.add(f.name)
             ft = self.resolve_type(f.type)
             self.storable(ft, f.type.span or f.span)
+            if isinstance(ft, (ArenaType, PoolType)):
+                raise _err("C2051", f.type.span or f.span, "a struct field cannot be an arena or a pool: they are "
+                           "second-class values, like views")
             if isinstance(ft, StrType):
                 raise _err("C2051", f.span, "a struct field cannot have type Str or a view type")
             width = None
@@ -690,10 +698,13 @@ class Checker:
             for i, p in enumerate(d.params):
                 pt = self.resolve_type(p.type)
                 self.storable(pt, p.type.span or p.span)
+                if is_kernel and mentions_memory(pt):
+                    raise _err("C9102", p.type.span or p.span, "a kernel cannot take arenas, pools or handles "
+                               "(docs/language.md decision 24)")
                 mode = p.mode or "in"
                 if not is_kernel and mode == "out":
                     raise _err("C5001", p.span, "`out` is for kernels; a function returns results or takes `inout`")
-                if mode == "inout" and not isinstance(pt, (ArrayType, StructType)):
+                if mode == "inout" and not isinstance(pt, (ArrayType, StructType, ArenaType, PoolType)):
                     raise _err("C2064", p.span, "an `inout` parameter is an array or a struct")
                 if p.default is not None:
                     if mode == "inout" and not is_kernel:
@@ -710,8 +721,9 @@ class Checker:
                 ps.info = mode
                 info.params.append(ps)
             if is_kernel:
-                if d.over is None:
-                    raise unsupported(d.span, "a kernel in element form (without `over`)")
+                if d.over is None:      # element form (LS-247): rewritten into the over form
+                    from .kernel_reduce import element_form
+                    element_form(d, info)
                 for ov in d.over:
                     info.over.append(Symbol("overvar", ov.name, I64, decl=ov, span=ov.span))
                 if d.where and not sizes:
@@ -794,6 +806,9 @@ class Checker:
         self.storable(t, d.type.span or d.span)
         if isinstance(t, StrType):
             raise _err("C2051", d.span, "a module-level variable cannot have type Str")
+        if isinstance(t, (ArenaType, PoolType)):
+            raise _err("C2051", d.type.span or d.span, "a module-level variable cannot be an arena or a pool; "
+                       "declare one with a capacity: `Arena(T, N) name;`")
         if isinstance(t, ArrayType) and any(not isinstance(x, int) for x in t.dims):
             raise _err("C6004", d.span, "a module-level array has constant extents")
         sym = Symbol("const" if d.is_const else "global", d.name, t, decl=d, mutable=not d.is_const,
@@ -839,7 +854,7 @@ class Checker:
             if text in ("T1", "T27", "PT5", "PT4"):
                 raise unsupported(te.span, "the ternary type %s" % text)
             if text in ("Arena", "Pool", "Handle"):
-                raise unsupported(te.span, "the memory type %s" % text)
+                return self.container_type(te)
             ft = parse_fixed_name(text)
             if ft is not None:
                 if not fixed_valid(ft):
@@ -850,6 +865,8 @@ class Checker:
             sym = self.scope.lookup(text) or self.top.lookup(text)
             if text == "ArithError":
                 return ARITH_ERROR
+            if text == "AllocError" and sym is None:
+                return ALLOC_ERROR
             if sym is None:
                 raise _err("C3006", te.span, "unknown type `%s`" % text)
             if sym.kind not in ("struct", "enum", "error", "alias"):
@@ -962,7 +979,10 @@ class Checker:
         self.block(d.body, new_scope=False)
         if info.is_kernel:
             self.kernel_coverage(info, d.body)
-        if info.result is not VOID and self.can_complete(d.body):
+            from .kernel_reduce import finish_kernel
+            finish_kernel(self, info)
+        if info.result is not VOID and self.can_complete(d.body) and not (
+                isinstance(info.result, ErrorUnionType) and info.result.value is VOID):   # E!void ends ok (LS-190)
             raise _err("C4001", d.span, "`%s` can reach its end without returning a value" % d.name)
         self.flush_pending()
         info.prints = self.fn.prints
@@ -1110,6 +1130,8 @@ class Checker:
         if d.init is None:
             if d.is_const:
                 raise _err("C1050", d.span, "a constant has an initializer")
+            if isinstance(t, (ArenaType, PoolType)):
+                raise _err("C2050", d.span, "`%s` needs an initializer: an arena or pool it names" % d.name)
             if isinstance(t, (IntType, FixedType, BoolType, StrType, EnumType, ErrorSetType)) and not isinstance(
                     t, ArrayType):
                 if isinstance(t, EnumType) and 0 in t.members.values():
@@ -1589,7 +1611,8 @@ class Checker:
                 self.assignable(pt, probe, start_span(b.place))
 
     def s_Reduce(self, s):
-        raise unsupported(s.span, "`reduce` in a kernel")
+        from .kernel_reduce import check_reduce
+        check_reduce(self, s)
 
     # ------------------------------------------------------------------ places
 
@@ -1606,6 +1629,8 @@ class Checker:
                 raise _err("C2060", e.span, "view `%s` is read-only: it is declared `in`" % e.ident)
             if sym.kind in ("const", "func", "kernel", "sizeparam", "overvar", "struct", "enum", "error"):
                 raise _err("C2058", e.span, "`%s` is not an assignable place" % e.ident)
+            if isinstance(sym.type, (ArenaType, PoolType)):
+                raise _err("C2058", e.span, "`%s` is an arena or pool; it cannot be re-bound" % e.ident)
             if self.foreign(e):
                 raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (LS-227)")
             if self.fn.kind == "kernel" and sym.kind == "param":
@@ -1821,8 +1846,14 @@ class Checker:
                        % (e.ident, e.ident))
         if self.fn is not None and self.fn.kind == "kernel" and sym.kind == "global":
             raise _err("C5025", e.span, "a kernel cannot read or write module-level variables")
+        if sym.kind == "param" and sym.info == "out" and not isinstance(sym.type, ArrayType) \
+                and self.fn is not None and self.fn.kind == "kernel":
+            from .kernel_reduce import read_out_scalar
+            read_out_scalar(sym, e.span)
         if sym.kind == "global":
             self.knote("C5025", e.span, "reads or writes a module-level variable")
+        if sym.kind == "container":
+            self.memory_in_kernel(e.span)
         if sym.kind == "const":
             e.cval = sym.value
         if isinstance(sym.info, Checker.ViewInfo):
@@ -1899,6 +1930,8 @@ class Checker:
             lt = self.expr(e.left, None)
             rt = self.expr(e.right, None)
         if op in CMP_OPS:
+            if isinstance(lt, (HandleType, ArenaType, PoolType)):
+                raise _err("C2103", start_span(e.left), "`%s` is not defined for %s" % (op, lt))
             if lt != rt:
                 if isinstance(lt, ErrorSetType) and isinstance(rt, ErrorSetType):
                     if all(lt.tag_of(v) for v in rt.values) or all(rt.tag_of(v) for v in lt.values):
@@ -2048,6 +2081,8 @@ class Checker:
             sym = self.scope.lookup(e.base.ident) if isinstance(e.base, A.Name) else e.base.ref
             if sym is None and e.base.ident == "ArithError":
                 sym = Symbol("error", "ArithError", ARITH_ERROR)
+            if sym is None and e.base.ident == "AllocError":
+                sym = Symbol("error", "AllocError", ALLOC_ERROR)
             if sym is None and e.base.ident == "Round":
                 if e.name not in ROUND_MODES:
                     raise _err("C3005", e.span, "unknown rounding mode `%s`" % e.name)
@@ -2219,6 +2254,9 @@ class Checker:
                 return t
             raise _err("C3005", c.span, "%s has no constructor `%s`" % (t, c.name))
         if isinstance(c, A.Member):
+            rt = self.container_receiver(c)
+            if rt is not None:
+                return self.container_call(e, rt)
             sym = self.qualified(c)
             if sym is None:
                 raise unsupported(c.span, "a qualified call")
@@ -2552,6 +2590,10 @@ class Checker:
                 raise _err("C2001", a.span, "expected %s, found %s" % (pt, a.ty))
             if p.info in ("inout", "out"):
                 self.require_writable(a)
+            return
+        if p.info == "out":         # a kernel's scalar `out`: the variable its `reduce` publishes into
+            from .kernel_reduce import out_arg
+            out_arg(self, p, a)
             return
         self.expr(a, pt)
         self.assignable(pt, a, a.span)
@@ -2993,6 +3035,8 @@ class Checker:
 
     def e_Index(self, e: A.Index, expected):
         bt = self.expr(e.base, None)
+        if isinstance(bt, (ArenaType, PoolType)):
+            return self.container_index(e, bt)
         if isinstance(bt, StrType):
             if len(e.items) != 1 or isinstance(e.items[0], A.SliceItem):
                 raise unsupported(e.span, "slicing a Str")
@@ -3173,7 +3217,7 @@ class Checker:
         if not isinstance(it, ArrayType) or it.elem != t.elem or it.rank != t.rank:
             raise _err("C2001", start_span(d.init), "expected %s, found %s" % (t, it))
         root = self.view_root(d.init)
-        if root is None or root.ref.kind not in ("local", "global", "param", "const", "module"):
+        if root is None or root.ref.kind not in ("local", "global", "param", "const", "module", "container"):
             raise _err("C2051", start_span(d.init), "a view views a variable, a parameter, or a part of one; "
                        "this value does not outlive the statement")
         if d.mode == "inout":

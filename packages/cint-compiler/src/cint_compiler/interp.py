@@ -17,6 +17,7 @@ from typing import Callable, List, Optional
 
 from . import ast as A
 from . import intmachine as M
+from . import kernel_reduce as KR
 from .ast import NOTCONST
 from .checker import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
 from .checker import Checker as _Checker
@@ -25,6 +26,8 @@ from .faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Positi
 from .types import (BOOL, I64, ROUND, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType, ErrorSetType,
                     ErrorUnionType, FixedType, IntType, StrType, StructType, Type)
 from .values import ArrayValue, EnumValue, ErrorValue, RoundValue, Storage, StructValue, copy_value
+from .containers import NULL_HANDLE, Memory, MemoryExec
+from .types import HandleType
 
 I64_MAX = (1 << 63) - 1
 
@@ -74,6 +77,8 @@ def zero_value(t: Type):
         return StructValue(t, {n: zero_value(ft) for n, ft, _ in t.fields})
     if isinstance(t, ArrayType):
         return ArrayValue.new(t.elem, [d if isinstance(d, int) else 0 for d in t.dims], lambda: zero_value(t.elem))
+    if isinstance(t, HandleType):
+        return NULL_HANDLE
     return None
 
 
@@ -262,6 +267,8 @@ class Evaluator:
             _from_cells(t.elem, (len(vals),) + tuple(inner_shape), cells)
 
     def x_Index(self, e, env):
+        if getattr(e, "ckind", None) is not None:
+            return self.mem_index(e, env)
         if getattr(e, "view", False):
             return self.form_view(e, env)
         base = self.eval(e.base, env)
@@ -365,6 +372,8 @@ class Evaluator:
             dst.set(i, assign_value(dst.get(i), src.get(j)))
 
     def index_offset(self, arr: ArrayValue, idx, e, st):
+        if getattr(arr, "guard", None) is not None:
+            self.mem_guard(arr, e.span)
         elem = arr.elem
         token = "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
         off = arr.origin
@@ -382,6 +391,8 @@ class Evaluator:
             return self.eval(e.args[0].value, env)
         if kind == "builtin":
             return self.builtin(e, env)
+        if kind == "mem":
+            return self.mem_call(e, env)
         if kind == "struct":
             vals = self.eval_args(e, env)
             fields = {}
@@ -434,6 +445,9 @@ class Evaluator:
         for a in args:
             if isinstance(a, A.Expr) and a.ty is not ROUND and not (isinstance(a, A.Name) and a.ty is ROUND):
                 vals.append(self.eval(a, env))
+        for v in vals:
+            if getattr(v, "guard", None) is not None:     # a view of arena storage: its handle again (M-23)
+                self.mem_guard(v, e.span)
         st = self.counted()
         T = getattr(e, "T", None)
         try:
@@ -578,7 +592,7 @@ class Outcome:
         self.rtype = rtype
 
 
-class Context(Evaluator):
+class Context(Evaluator, MemoryExec):
     """A context of the reference executor: module state, fault record and counters (SPEC-03P.1 5.1)."""
 
     FRAME_LIMIT = 4096   # call-depth bound accepted as a semantic input (SPEC-04 LS-311)
@@ -595,6 +609,7 @@ class Context(Evaluator):
         for g in program.globals:
             self.globals[g] = copy_value(g.value) if g.value is not NOTCONST else zero_value(g.type)
         self.fault_record: Optional[FaultRecord] = None
+        self.mem = Memory.create(program)   # arenas and pools, created with the context (SPEC-03P.1 A-10)
         self.entries = 0
         self.effects = 0          # print statements completed: the effect-log position (M-3)
         # per-entry
@@ -870,6 +885,9 @@ class Context(Evaluator):
         # a dispatch from cint code is on the stack of its work-item and epilogue faults, innermost, after
         # the call sites of the enclosing calls (decision 3); it is no call for the depth (E_DEPTH)
         self.stack = list(self.stack) + [self.pos(span)]
+        reduces = getattr(info.decl, "reduces", None) or []
+        saved_racc = getattr(self, "racc", None)
+        self.racc = {r: KR.Accumulator(r) for r in reduces}
         wi = 0
         for idx in _iter_space(extents):
             self.kernel = (qn, number, wi)
@@ -882,11 +900,39 @@ class Context(Evaluator):
             except _Return:
                 pass
             wi += 1
+        scalars = self.reduce_epilogue(e, reduces, qn, number)
+        self.racc = saved_racc
         self.kernel, self.step, self.stack = saved
         for dst, src in staged:
             for i in dst.indices():
                 dst.set(i, src.get(i))
+        for a, v in scalars:
+            self.place_ref(a, env)[0](v)
         return None
+
+    def reduce_epilogue(self, e, reduces, qn, number):
+        """The epilogue of a dispatch (decision 23): each reduction's check, in source order, phase epilogue at
+        the reduction's name with the dispatch site on the stack; the values to publish into the scalar `out`
+        arguments once the dispatch completes."""
+        out = []
+        for r in reduces:
+            try:
+                v = KR.epilogue(r, self.racc[r])
+            except MachineFault as mf:
+                rec = FaultRecord.from_machine(mf, self.pos(r.callee_span), revision=self.revision,
+                                               address=KernelAddress(qn, number, 2), stack=list(self.stack))
+                raise EntryFault(rec)
+            out.append((e.argv[e.info.params.index(r.sym)], v))
+        return out
+
+    def s_Reduce(self, s, env):
+        """One contribution of this work-item; the statement counts one step, after its operand's."""
+        x = self.eval(s.arg, env)
+        st = self.counted()
+        try:
+            KR.contribute(s, self.racc[s], x)
+        except MachineFault as mf:
+            self.fault(mf, s.callee_span, st)
 
     # -------------------------------------------------------------- reductions
 
@@ -931,7 +977,13 @@ class Context(Evaluator):
     def read(self, sym, env):
         if sym.kind == "global":
             return self.globals[sym]
+        if sym.kind == "container":
+            return self.mem.container(sym)
         return env[sym]
+
+    # the arena and pool identifier counters of the canonical state live in the Memory (containers.py)
+    next_arena = property(lambda self: self.mem.next_arena, lambda self, v: setattr(self.mem, "next_arena", v))
+    next_pool = property(lambda self: self.mem.next_pool, lambda self, v: setattr(self.mem, "next_pool", v))
 
     def block(self, b, env):
         # LS-110: the local arrays a block declares are released when it exits, however it exits
@@ -1079,6 +1131,8 @@ class Context(Evaluator):
                 return (lambda v: self.globals.__setitem__(sym, v)), (lambda: self.globals[sym])
             return (lambda v: env.__setitem__(sym, v)), (lambda: env[sym])
         if isinstance(place, A.Index):
+            if getattr(place, "ckind", None) is not None:
+                return self.mem_place(place, env)
             if getattr(place, "view", False):
                 view = self.form_view(place, env)
                 return None, (lambda: view)

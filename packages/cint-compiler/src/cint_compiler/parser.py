@@ -259,6 +259,10 @@ class Parser:
                 lp = self.next()
                 self.enter(lp)
                 tn.type_args = [self.parse_type()]
+                if parts[0] != "Handle" and self.at(","):
+                    # `Arena(T, N)` / `Pool(T, N)`: a container declaration's capacity (module level only)
+                    self.next()
+                    tn.capacity = self.expr()
                 self.expect(")")
                 self.leave()
             return tn
@@ -771,6 +775,8 @@ class Parser:
         la = self.decl_ahead()
         if la == "decl":
             ty = self.parse_type()
+            if getattr(ty, "capacity", None) is not None:
+                raise self.err("C4012", t, "an arena or pool is declared at module level, not in a body")
             if self.peek().kind in ("(", "["):
                 raise self.err("C1050", self.peek(), "a function is declared at the top level of a module")
             return self.var_rest(ty, t)
@@ -1230,6 +1236,8 @@ class Parser:
             if self.tok.kind == "ident" and self.peek().kind in ("(", "["):
                 name = self.next()
                 return finish(self.func_rest(ty, None, name))
+            if getattr(ty, "capacity", None) is not None:
+                return finish(self.container_decl(ty, t))
             d = self.var_rest(ty, t)
             return finish(A.GlobalDecl(d.name, decl=d, span=d.span))
         if decorated:
@@ -1237,6 +1245,15 @@ class Parser:
                 raise self.err("C4012", t, "a keyword stands where a name is expected (LS-167)")
             raise self.unexpected("a declaration")
         return self.statement()
+
+    def container_decl(self, ty, first: Token) -> A.ContainerDecl:
+        """``Arena(T, N) name;`` / ``Pool(T, N) name;`` after its type (docs/notes/arenas-pools.md)."""
+        name = self.ident("the name of the arena or pool")
+        self.expect(";")
+        d = A.ContainerDecl(name.text, kind=ty.parts[0].lower(), elem=ty.type_args[0], capacity=ty.capacity,
+                            span=self.sp(name))
+        d.type_span = self.sp(first)
+        return d
 
     def size_params(self):
         names, spans = [], []

@@ -34,6 +34,7 @@ KINDS = [
     "Catch", "Block", "VarDecl", "Bind", "Destructure", "Assign", "IncDec", "ExprStmt", "Discard", "Print",
     "If", "While", "DoWhile", "ForC", "ForRange", "ForEach", "Case", "Switch", "Break", "Continue",
     "Fallthrough", "Return", "Defer", "Assert", "StaticAssert", "Reduce",
+    "ContainerDecl",
 ]
 _KIND = {k: i for i, k in enumerate(KINDS)}
 _SKIP = {"span", "ty", "eq_span", "var_span", "expect_fault_span", "default_span", "text"}

@@ -299,3 +299,41 @@ def fixed_valid(t: FixedType) -> bool:
 def value_type_name(t: Type) -> str:
     """The type name used in `.expect` typed values and fault text (``I64``, ``Q16.16``)."""
     return t.name()
+
+
+# ----------------------------------------------------------------------------- arenas, pools, handles
+# (docs/notes/arenas-pools.md; reference executor only, docs/language.md decision 24)
+
+@dataclass(frozen=True)
+class ArenaType(Type):
+    """``Arena(T)``: an arena value (a module arena, a child arena, an arena parameter); second class."""
+
+    elem: Type
+
+    def name(self) -> str:
+        return "Arena(%s)" % self.elem.name()
+
+
+@dataclass(frozen=True)
+class PoolType(Type):
+    """``Pool(T)``: a pool value (a module pool, a pool parameter); second class."""
+
+    elem: Type
+
+    def name(self) -> str:
+        return "Pool(%s)" % self.elem.name()
+
+
+@dataclass(frozen=True)
+class HandleType(Type):
+    """``Handle(T[])`` (a run of T in an arena, ``run`` True) or ``Handle(T)`` (one pool slot)."""
+
+    elem: Type
+    run: bool
+
+    def name(self) -> str:
+        return "Handle(%s%s)" % (self.elem.name(), "[]" if self.run else "")
+
+
+# The built-in error set of SPEC-04 LS-21: `AllocError { full }`.
+ALLOC_ERROR = ErrorSetType("AllocError", U16, [("AllocError", "full")])

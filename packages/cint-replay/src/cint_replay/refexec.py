@@ -20,6 +20,8 @@ from cint_compiler.interp import Context
 from cint_compiler.types import (ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType,
                                  StructType)
 from cint_compiler.values import ArrayValue, EnumValue, ErrorValue, StructValue
+from cint_compiler.containers import HandleValue, memory_from_state
+from cint_compiler.types import HandleType
 
 from .outcome import FAULT, FAULTED, OK, REFUSED, EntryOutcome
 
@@ -46,6 +48,8 @@ def _scalar_in(t, v, where):
         return ErrorValue(s, name)
     if isinstance(t, (IntType, FixedType)):
         return int(v)
+    if isinstance(t, HandleType):
+        return HandleValue(*v)
     raise RestoreRefused("%s: a module variable of type %s cannot be restored by this executor" % (where, t))
 
 
@@ -84,7 +88,7 @@ class RefExecutor:
         self._effects: List[bytes] = []
         self.ctx = Context(compiled.program, compiled.revision, output=self._effects.append)
         self.ctx.registry = []
-        self.ctx.next_buffer = self.ctx.next_arena = self.ctx.next_pool = 1
+        self.ctx.next_buffer = 1     # the arena and pool counters are the context's own (cint_compiler.containers)
         # the structs= mapping of cint_abi: the field layout of every struct a state of this program holds
         self.structs = canonical.struct_layouts(compiled.program)
         self._last_fuel = 0
@@ -195,11 +199,17 @@ class RefExecutor:
         nb = max(st.next_buffer, ctx.next_buffer)
         na = max(st.next_arena, ctx.next_arena)
         npool = max(st.next_pool, ctx.next_pool)
+        # arenas and pools (cint_compiler.containers; the block rules were decode_state's)
+        try:
+            mem = memory_from_state(ctx.p, st.arenas, st.pools, na, npool, _value_in, canonical.desc_of)
+        except ValueError as ex:
+            raise RestoreRefused("the checkpoint's arenas and pools: %s" % ex) from None
         # commit
         for sym, v in new_globals.items():
             ctx.globals[sym] = v
+        ctx.mem = mem
         ctx.registry = []
-        ctx.next_buffer, ctx.next_arena, ctx.next_pool = nb, na, npool
+        ctx.next_buffer = nb
         ctx.entries = st.entries
         ctx.effects = st.effects
         ctx.fault_record = None if st.fault is None else bytes(st.fault)
