@@ -281,6 +281,15 @@ int cint_gen_print_i64(cint_ctx *ctx, int64_t v);
 int cint_gen_print_u64(cint_ctx *ctx, uint64_t v);
 int cint_gen_print_end(cint_ctx *ctx, const cint_gen_at *at);
 
+/* format(buf, "...") (SPEC-04P.1 LS-216): begin records where its bytes start in the print buffer
+   (a format may run inside a print statement's hole), the parts are appended as for a print, and
+   end writes the longest prefix of them that fits cap bytes (stride elements apart from data) and
+   splits no UTF-8 sequence, stores its length in *len, takes the bytes out of the print buffer
+   again, and returns 0 when all fitted, 2 when not (FormatError.capacity), 1 when the entry has
+   faulted. */
+int cint_gen_format_begin(cint_ctx *ctx, size_t *mark);
+int cint_gen_format_end(cint_ctx *ctx, size_t mark, uint8_t *data, int64_t stride, int64_t cap, int64_t *len);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Storage                                                                                   */
 
@@ -381,6 +390,50 @@ static inline void cint_tv_int(cint_tvalue *t, uint32_t tag, uint64_t bits)
 }
 static inline void cint_tv_i64(cint_tvalue *t, int64_t v) { cint_tv_int(t, CINT_TAG_I64, (uint64_t)v); }
 static inline void cint_tv_u64(cint_tvalue *t, uint64_t v) { cint_tv_int(t, CINT_TAG_U64, v); }
+
+/* ---------------------------------------------------------------------------------------- */
+/* Arenas, pools and handles (containers.c; docs/language.md decision 24, docs/runtime.md)   */
+
+/* A handle value: the five fields of the canonical tagged value (tag CINT_TAG_HANDLE, payload its
+   first 29 bytes, little-endian) and of E_STALE_HANDLE operands; kind 0 null, 1 arena, 2 pool. */
+#define CINT_TAG_HANDLE 0x81
+#define CINT_HANDLE_NULL 0u
+#define CINT_HANDLE_ARENA 1u
+#define CINT_HANDLE_POOL 2u
+typedef struct cint_handle {
+    uint64_t slot;
+    int64_t len;
+    uint64_t gen;
+    uint32_t cont;
+    uint8_t kind;
+} cint_handle;
+_Static_assert(sizeof(cint_handle) == 32, "cint_handle is 32 bytes");
+
+/* A view of arena storage (a[h]): owner CINT_OWNER_ARENA, buffer the arena's index in the context,
+   generation the handle's generation, reg_generation its slot and origin its length, so that every
+   access through the view re-checks the handle (cint_gen_arena_recheck). */
+#define CINT_OWNER_ARENA 3u
+
+/* An arena value is the arena's index in the context (module arenas 0, 1, .. in declaration order,
+   then child arenas as they are made); a pool value the pool's index (declaration order). Each
+   returns 0, or 1 after raising the record of containers.py (no fuel). alloc_result and
+   insert_result set *full (and return 0) where alloc and insert raise E_BOUNDS. */
+int cint_gen_arena_alloc(cint_ctx *ctx, const cint_gen_at *at, uint32_t arena, int64_t n, cint_handle *out);
+int cint_gen_arena_alloc_result(cint_ctx *ctx, const cint_gen_at *at, uint32_t arena, int64_t n, cint_handle *out,
+                                int *full);
+int cint_gen_arena_child(cint_ctx *ctx, const cint_gen_at *at, uint32_t arena, int64_t n, uint32_t *out);
+int cint_gen_arena_reset(cint_ctx *ctx, const cint_gen_at *at, uint32_t arena);
+/* a[h]: the handle check (handle.check), then out is the view of its run. */
+int cint_gen_arena_view(cint_ctx *ctx, const cint_gen_at *at, uint32_t arena, const cint_handle *h,
+                        cint_gen_array *out);
+/* The handle check of an access through a view of arena storage (v->owner == CINT_OWNER_ARENA). */
+int cint_gen_arena_recheck(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *v);
+int cint_gen_pool_insert(cint_ctx *ctx, const cint_gen_at *at, uint32_t pool, const void *value, cint_handle *out);
+int cint_gen_pool_insert_result(cint_ctx *ctx, const cint_gen_at *at, uint32_t pool, const void *value,
+                                cint_handle *out, int *full);
+/* p[h]: the check (pool.deref), then *out points at the slot's element. */
+int cint_gen_pool_deref(cint_ctx *ctx, const cint_gen_at *at, uint32_t pool, const cint_handle *h, void **out);
+int cint_gen_pool_remove(cint_ctx *ctx, const cint_gen_at *at, uint32_t pool, const cint_handle *h);
 
 /* I128 to I1024 (wide.c) */
 #include "cint_rt_wide.h"

@@ -213,6 +213,7 @@ static void ctx_free_storage(cint_ctx *ctx)
     rt_free(ctx, ctx->slots, (size_t)ctx->slot_cap * sizeof(rt_slot));
     rt_free(ctx, ctx->leases, ctx->lease_cap * sizeof(rt_lease));
     rt_free(ctx, ctx->globals, ctx->globals_bytes);
+    rt_containers_free(ctx);
     if (ctx->containers != NULL) {
         for (uint32_t k = 0; k < ctx->program->container_count; k++)
             rt_free(ctx, ctx->containers[k], ctx->container_bytes[k]);
@@ -288,13 +289,12 @@ RT_API cint_status cint_ctx_create(const cint_ctx_config *config, cint_ctx **out
         ok = ctx->containers != NULL && ctx->container_bytes != NULL;
         for (uint32_t k = 0; ok && k < p->container_count; k++) {
             const cint_container_info *c = &p->containers[k];
-            uint32_t align = 0;
-            int64_t es = rt_elem_size(ctx, &c->elem, &align);
+            int64_t es = rt_container_elem_size(ctx, &c->elem); /* containers.c: handles too */
             int64_t bytes = 0;
             ok = es > 0 && !__builtin_mul_overflow(es, c->capacity, &bytes);
             if (ok) {
-                ctx->containers[k] = rt_alloc_zero(ctx, (size_t)bytes);
-                ctx->container_bytes[k] = (size_t)bytes;
+                ctx->containers[k] = rt_alloc_zero(ctx, (size_t)(bytes ? bytes : 1));
+                ctx->container_bytes[k] = (size_t)(bytes ? bytes : 1);
                 ok = ctx->containers[k] != NULL;
                 if (c->kind == CINT_CONTAINER_ARENA) ctx->next_arena++;
                 else ctx->next_pool++;
@@ -306,6 +306,7 @@ RT_API cint_status cint_ctx_create(const cint_ctx_config *config, cint_ctx **out
             }
         }
     }
+    if (ok && p->container_count > 0) ok = rt_containers_init(ctx); /* the arena and pool tables */
     if (!ok) {
         ctx_free_storage(ctx);
         a.release(a.user, ctx, sizeof(cint_ctx), 16u);

@@ -178,7 +178,43 @@ static bool extent_agrees(const cint_gen_extent *e, int64_t given, int64_t *size
     return ext == given;
 }
 
-#define BIND_FORMED 1u  /* checks 1 to 5 */
+/* A computed extent, sizes[sym] + offset with offset != 0 (`n + 1`): checked in the second pass of
+   bind.shape, once every plain extent has bound its size symbol (SPEC-02 K-6). */
+static bool extent_computed(const cint_gen_extent *e, uint32_t size_count)
+{
+    return e->form == CINT_SHAPE_EXTENT && e->sym != CINT_SIG_NO_SYMBOL && e->sym < size_count && e->offset != 0;
+}
+
+static bool params_computed(const cint_gen_param *params, uint32_t count, uint32_t size_count)
+{
+    for (uint32_t p = 0; p < count; p++)
+        if (params[p].kind == CINT_GEN_ARRAY)
+            for (uint32_t d = 0; d < params[p].rank && d < 4; d++)
+                if (extent_computed(&params[p].dims[d], size_count)) return true;
+    return false;
+}
+
+/* The second pass of bind.shape: every computed extent, by parameter then dimension, against
+   the value its size symbol took in the first pass (expected I64's maximum beyond I64). */
+static int bind_computed(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *params, uint32_t count,
+                         const cint_gen_array *arrays, int64_t *sizes, uint32_t size_count)
+{
+    for (uint32_t p = 0; p < count; p++) {
+        if (params[p].kind != CINT_GEN_ARRAY) continue;
+        const cint_gen_array *a = &arrays[p];
+        for (uint32_t d = 0; d < a->rank && d < 4; d++) {
+            int64_t expect = 0;
+            if (extent_computed(&params[p].dims[d], size_count) &&
+                !extent_agrees(&params[p].dims[d], a->shape[d], sizes, size_count, &expect)) {
+                int64_t v[3] = {(int64_t)p, (int64_t)d, a->shape[d]};
+                return raise_i64(ctx, at, CINT_E_SHAPE, "bind.shape", v, 3, true, expect);
+            }
+        }
+    }
+    return 0;
+}
+
+#define BIND_FORMED 1u  /* checks 1 to 5 (check 4: the first pass of bind.shape) */
 #define BIND_WRITTEN 2u /* checks 6 to 8 */
 
 /* The entry checks of parameter p in the phases `which` (BIND_FORMED, BIND_WRITTEN or both). */
@@ -215,10 +251,11 @@ static int bind_param(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param
             int64_t v[2] = {ip, (int64_t)a->rank};
             return raise_i64(ctx, at, CINT_E_SHAPE, "bind.type", v, 2, true, (int64_t)pr->rank);
         }
-        /* 4. bind.shape */
+        /* 4. bind.shape (its first pass: computed extents wait for bind_computed) */
         for (uint32_t d = 0; d < a->rank; d++) {
             int64_t expect = 0;
-            if (!extent_agrees(&pr->dims[d], a->shape[d], sizes, size_count, &expect)) {
+            if (!extent_computed(&pr->dims[d], size_count) &&
+                !extent_agrees(&pr->dims[d], a->shape[d], sizes, size_count, &expect)) {
                 int64_t v[3] = {ip, (int64_t)d, a->shape[d]};
                 return raise_i64(ctx, at, CINT_E_SHAPE, "bind.shape", v, 3, true, expect);
             }
@@ -248,6 +285,18 @@ static int bind_param(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param
 int rt_bind_checks(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param *params, uint32_t count,
                    cint_gen_array *arrays, int64_t *sizes, uint32_t size_count, bool host, bool kernel)
 {
+    if (params_computed(params, count, size_count)) { /* checks 1 to 5, the second pass, checks 6 to 8 */
+        for (uint32_t p = 0; p < count; p++)
+            if (bind_param(ctx, at, params, count, arrays, sizes, size_count, host, kernel, p, BIND_FORMED))
+                return 1;
+        if (bind_computed(ctx, at, params, count, arrays, sizes, size_count)) return 1;
+        for (uint32_t s = 0; s < size_count; s++)
+            if (sizes[s] == CINT_GEN_NO_SIZE) sizes[s] = 0;
+        for (uint32_t p = 0; p < count; p++)
+            if (bind_param(ctx, at, params, count, arrays, sizes, size_count, host, kernel, p, BIND_WRITTEN))
+                return 1;
+        return 0;
+    }
     for (uint32_t p = 0; p < count; p++)
         if (bind_param(ctx, at, params, count, arrays, sizes, size_count, host, kernel, p, BIND_FORMED | BIND_WRITTEN))
             return 1;
@@ -330,6 +379,7 @@ static int dispatch_begin(cint_ctx *ctx, const cint_gen_kernel *k, const cint_ge
         for (uint32_t p = 0; p < k->param_count; p++)
             if (bind_param(ctx, at, k->params, k->param_count, arrays, sizes, k->size_count, host, true, p, BIND_FORMED))
                 return 1;
+        if (bind_computed(ctx, at, k->params, k->param_count, arrays, sizes, k->size_count)) return 1;
         for (uint32_t s = 0; s < k->size_count; s++)
             if (sizes[s] == CINT_GEN_NO_SIZE) sizes[s] = 0;
         if (where_check(ctx, at, sizes, where)) return 1;
@@ -494,6 +544,7 @@ static int bind_where(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_param
 {
     for (uint32_t p = 0; p < count; p++)
         if (bind_param(ctx, at, params, count, arrays, sizes, size_count, true, false, p, BIND_FORMED)) return 1;
+    if (bind_computed(ctx, at, params, count, arrays, sizes, size_count)) return 1;
     for (uint32_t s = 0; s < size_count; s++)
         if (sizes[s] == CINT_GEN_NO_SIZE) sizes[s] = 0;
     if (where_check(ctx, at, sizes, where)) return 1;
@@ -678,4 +729,30 @@ int cint_gen_print_end(cint_ctx *ctx, const cint_gen_at *at)
     }
     ctx->effects++;
     return 0;
+}
+
+/* --- format(buf, "...") (SPEC-04P.1 LS-216) ------------------------------------------------ */
+
+int cint_gen_format_begin(cint_ctx *ctx, size_t *mark)
+{
+    *mark = ctx->print_len;
+    return ctx->entry_faulted ? 1 : 0;
+}
+
+int cint_gen_format_end(cint_ctx *ctx, size_t mark, uint8_t *data, int64_t stride, int64_t cap, int64_t *len)
+{
+    if (ctx->entry_faulted) return 1;
+    size_t n = ctx->print_len - mark, k = n;
+    const uint8_t *src = n ? ctx->print_buf + mark : NULL;
+    int full = 0;
+    if (cap < 0) cap = 0;
+    if ((uint64_t)n > (uint64_t)cap) {
+        k = (size_t)cap;
+        while (k > 0 && (src[k] & 0xC0u) == 0x80u) k--;
+        full = 1;
+    }
+    for (size_t i = 0; i < k; i++) data[(int64_t)i * stride] = src[i];
+    ctx->print_len = mark;
+    *len = (int64_t)k;
+    return full ? 2 : 0;
 }

@@ -91,6 +91,11 @@ struct cint_ctx {
     size_t globals_bytes;
     uint8_t **containers;
     size_t *container_bytes;
+    struct rt_arena *arenas;   /* containers.c: module arenas, then child arenas, by increasing id */
+    uint32_t arena_count;
+    size_t arena_cap;
+    struct rt_pool *pools;     /* the module pools by increasing id */
+    uint32_t pool_count;
 
     /* outcomes */
     uint32_t refusal;
@@ -208,6 +213,27 @@ typedef struct rt_runs {
 } rt_runs;
 void rt_runs_begin(rt_runs *r, const cint_gen_array *a);
 bool rt_runs_next(rt_runs *r, uint8_t **first);
+
+/* containers.c: an arena (root: its module arena's container index; parent: the parent's index, or
+   UINT32_MAX; base: its first element in the root's storage) and a pool (slot tables of capacity). */
+typedef struct rt_arena {
+    uint64_t id;
+    uint32_t root, parent;
+    int64_t base, capacity, used, esize;
+    uint64_t generation;
+    uint8_t retired, mark;
+} rt_arena;
+typedef struct rt_pool {
+    uint64_t id;
+    uint32_t k;
+    int64_t capacity, esize, slots, retired, free_count;
+    uint64_t *gen;
+    uint8_t *occ;
+    uint64_t *free;
+} rt_pool;
+int64_t rt_container_elem_size(const cint_ctx *ctx, const cint_type *t); /* 0: not an element type */
+bool rt_containers_init(cint_ctx *ctx);  /* after the storage is allocated; false: out of room */
+void rt_containers_free(cint_ctx *ctx);
 
 /* fault.c */
 /* Writes the record of f at at (the first fault of the entry only). */

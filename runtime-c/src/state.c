@@ -69,6 +69,11 @@ static uint32_t scalar_desc(const cint_type *t, uint8_t d[4], uint32_t *payload)
         *payload = 1;
         return 1;
     }
+    if (c == CINT_TAG_HANDLE) { /* a cint_handle: its first 29 bytes are the payload (docs/encodings.md) */
+        d[0] = CINT_TAG_HANDLE;
+        *payload = 29;
+        return 1;
+    }
     if (c >= CINT_TAG_I8 && c <= CINT_TAG_I1024) {
         d[0] = (uint8_t)c;
         *payload = 1u << (c - CINT_TAG_I8);
@@ -134,8 +139,9 @@ static void w_record(const cint_ctx *ctx, wsink *s, uint32_t id, const uint8_t *
         uint8_t d[4];
         uint32_t size = 0;
         (void)scalar_desc(&fd->type, d, &size);
+        uint64_t stride = fd->type.code == CINT_TAG_HANDLE ? sizeof(cint_handle) : size;
         for (uint32_t k = 0; k < fd->count; k++) {
-            const uint8_t *v = p + fd->offset + (uint64_t)k * size;
+            const uint8_t *v = p + fd->offset + (uint64_t)k * stride;
             if (fd->type.code == CINT_TAG_BOOL) w_le(s, v[0] != 0 ? 1u : 0u, 1);
             else w_put(s, v, size);
         }
@@ -183,7 +189,7 @@ static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint
     }
     if (t->code != CINT_TAG_ARRAY) {
         uint32_t size = 0, n = scalar_desc(t, d, &size);
-        if (n == 0 || g->bytes != size) return 0;
+        if (n == 0 || g->bytes != (t->code == CINT_TAG_HANDLE ? sizeof(cint_handle) : size)) return 0;
         *off = g->offset;
         *payload = size;
         *esize = size;
@@ -331,10 +337,101 @@ static bool write_registry(const cint_ctx *ctx, wsink *s)
     return true;
 }
 
+/* The element descriptor (IM-146, as an array element) of container k into d (at most 4 bytes; *head
+   points at it, or for a struct element at its head in the globals: containers_c.container_table) and its
+   payload size. 0: no canonical form. */
+static uint32_t container_desc(const cint_ctx *ctx, uint32_t k, uint8_t d[4], const uint8_t **head, uint32_t *payload)
+{
+    const cint_container_info *c = &ctx->program->containers[k];
+    *head = d;
+    if (c->elem.code == CINT_TAG_STRUCT) {
+        uint64_t canon = 0, hlen = 0, off = c->reserved;
+        if (off == 0 || !record_size(ctx, c->elem.record_id, 0u, &canon) || canon > UINT32_MAX) return 0;
+        off -= 1u;
+        if (off > ctx->globals_bytes || ctx->globals_bytes - off < 8u) return 0;
+        const uint8_t *h = ctx->globals + off;
+        for (unsigned b = 0; b < 8u; b++) hlen |= (uint64_t)h[b] << (8u * b);
+        if (hlen < 5u || hlen > ctx->globals_bytes - off - 8u || h[8] != CINT_TAG_STRUCT) return 0;
+        *head = h + 8u;
+        *payload = (uint32_t)canon;
+        return (uint32_t)hlen;
+    }
+    return scalar_desc(&c->elem, d, payload);
+}
+
+/* One element of container k at v as its canonical payload. */
+static void w_elem(const cint_ctx *ctx, wsink *s, uint32_t k, const uint8_t *v, uint32_t payload)
+{
+    const cint_type *t = &ctx->program->containers[k].elem;
+    if (t->code == CINT_TAG_STRUCT) w_record(ctx, s, t->record_id, v);
+    else if (t->code == CINT_TAG_BOOL) w_le(s, v[0] != 0 ? 1u : 0u, 1);
+    else w_put(s, v, payload);
+}
+
+/* The arena block (which 0) or the pool block (1) of docs/encodings.md, nothing when the context has
+   none; false: an element type without a canonical form. */
+static bool write_block(const cint_ctx *ctx, wsink *s, int which)
+{
+    static const char k_arenas[] = "cint-core-1/arenas/v1", k_pools[] = "cint-core-1/pools/v1";
+    uint8_t d[4];
+    const uint8_t *hd;
+    uint32_t payload = 0, n;
+    if (which == 0) {
+        if (ctx->arena_count == 0) return true;
+        w_text(s, k_arenas, sizeof k_arenas - 1u);
+        w_le(s, ctx->arena_count, 8);
+        for (uint32_t j = 0; j < ctx->arena_count; j++) {
+            const rt_arena *a = &ctx->arenas[j];
+            const cint_container_info *c = &ctx->program->containers[a->root];
+            if ((n = container_desc(ctx, a->root, d, &hd, &payload)) == 0) return false;
+            w_le(s, a->id, 8);
+            if (a->parent == UINT32_MAX) {
+                w_le(s, 0, 1);
+                w_text(s, c->name.bytes, c->name.len);
+            } else {
+                const rt_arena *pa = &ctx->arenas[a->parent];
+                w_le(s, 1, 1);
+                w_le(s, pa->id, 8);
+                w_le(s, (uint64_t)(a->base - pa->base), 8);
+            }
+            w_put(s, hd, n);
+            w_le(s, (uint64_t)a->capacity, 8);
+            w_le(s, (uint64_t)a->used, 8);
+            w_le(s, a->generation, 8);
+            w_le(s, a->retired ? 1u : 0u, 1);
+            if (a->parent == UINT32_MAX)
+                for (int64_t e = 0; e < a->used; e++)
+                    w_elem(ctx, s, a->root, ctx->containers[a->root] + (a->base + e) * a->esize, payload);
+        }
+        return true;
+    }
+    if (ctx->pool_count == 0) return true;
+    w_text(s, k_pools, sizeof k_pools - 1u);
+    w_le(s, ctx->pool_count, 8);
+    for (uint32_t j = 0; j < ctx->pool_count; j++) {
+        const rt_pool *q = &ctx->pools[j];
+        const cint_container_info *c = &ctx->program->containers[q->k];
+        if ((n = container_desc(ctx, q->k, d, &hd, &payload)) == 0) return false;
+        w_le(s, q->id, 8);
+        w_text(s, c->name.bytes, c->name.len);
+        w_put(s, hd, n);
+        w_le(s, (uint64_t)q->capacity, 8);
+        w_le(s, (uint64_t)q->retired, 8);
+        w_le(s, (uint64_t)q->slots, 8);
+        for (int64_t e = 0; e < q->slots; e++) {
+            w_le(s, q->gen[e], 8);
+            w_le(s, q->occ[e], 1);
+            if (q->occ[e]) w_elem(ctx, s, q->k, ctx->containers[q->k] + e * q->esize, payload);
+        }
+        w_le(s, (uint64_t)q->free_count, 8);
+        for (int64_t e = 0; e < q->free_count; e++) w_le(s, q->free[e], 8);
+    }
+    return true;
+}
+
 static cint_status state_write(cint_ctx *ctx, wsink *s)
 {
     const cint_program *p = ctx->program;
-    if (p->container_count != 0) return CINT_REFUSED; /* arenas and pools: no canonical form here */
     bool ok;
     const cint_global_info **order = sorted_globals(ctx, &ok);
     if (order == NULL) return ok ? CINT_RESOURCE : CINT_REFUSED;
@@ -366,8 +463,12 @@ static cint_status state_write(cint_ctx *ctx, wsink *s)
         else w_put(s, v, size);
     }
     free_order(ctx, order);
-    w_le(s, 0, 8); /* arena block */
-    w_le(s, 0, 8); /* pool block */
+    for (int b = 0; b < 2; b++) { /* the arena block, then the pool block: U64 length, the bytes */
+        wsink blk = {NULL, 0, 0};
+        if (!write_block(ctx, &blk, b)) return CINT_REFUSED;
+        w_le(s, blk.len, 8);
+        write_block(ctx, s, b);
+    }
     wsink count = {NULL, 0, 0};
     if (!write_registry(ctx, &count)) return CINT_REFUSED;
     w_le(s, count.len, 8);

@@ -9,7 +9,7 @@ from cint_abi import typesig as S
 
 from .diagnostics import CompileError
 from .types import (VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType,
-                    StructType)
+                    StructType, SymExtent)
 
 
 def _refuse(span, what):
@@ -68,6 +68,8 @@ class _Map:
                     dims.append(S.Extent(S.Bound(self.sizes.index(d), 0)))
                 elif isinstance(d, int):
                     dims.append(S.Extent(S.Bound(None, d)))
+                elif isinstance(d, SymExtent):      # `n + 1` is (index of n, 1), `n - 2` is (index of n, -2)
+                    dims.append(S.Extent(S.Bound(self.sizes.index(d.sym), d.off)))
                 else:
                     raise _refuse(span, "a computed extent")
             return S.Array(self.type(t.elem, span=span), tuple(dims))

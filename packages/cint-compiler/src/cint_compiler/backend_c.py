@@ -27,6 +27,7 @@ from typing import Dict, List, Optional
 
 from cint_abi.symbols import module_symbol, wrapper_symbol
 from . import kernel_reduce_c as KRC
+from . import containers_c as MC
 
 from . import ast as A
 from . import intmachine as M
@@ -35,8 +36,9 @@ from .checker import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of, struc
     where_constraints
 from .diagnostics import CompileError
 from .types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, IntType,
-                    StrType, StructType, TupleType, Type, Z, FixedType, U8)
+                    StrType, StructType, TupleType, Type, Z, FixedType, U8, ArenaType, HandleType, PoolType)
 from .values import EnumValue, ErrorValue
+from .types import SymExtent
 
 
 class Unsupported(CompileError):
@@ -161,6 +163,7 @@ class Emitter:
         self.sites = self.msites[0]
         self.cur_mod = 0
         self.emitted = {}            # id(FuncInfo) -> its C identifier
+        self.has_mem = MC.has_memory(compiled)    # arenas and pools: views re-check their handles (containers_c)
         self.queue: List[FuncInfo] = []
 
     # ------------------------------------------------------------------ helpers
@@ -237,6 +240,10 @@ class Emitter:
             # a Str value: a read-only rank-1 U8 view of its bytes (a literal's static storage); Str values
             # are immutable, so copying the view copies the value
             return "cint_gen_array"
+        if isinstance(t, HandleType):
+            return "cint_handle"
+        if isinstance(t, (ArenaType, PoolType)):
+            return "uint32_t"        # the container's row in the context (containers_c)
         raise refuse(span, "values of type %s" % t)
 
     def tuple_name(self, t: TupleType, span=None):
@@ -334,6 +341,8 @@ class Emitter:
             return "CINT_TAG_BOOL"
         if isinstance(t, (EnumType, ErrorSetType)):
             return self.tag(t.underlying)
+        if isinstance(t, HandleType):
+            return "CINT_TAG_HANDLE"
         raise refuse(None, "the type %s in a fault record" % t)
 
     def struct_name(self, t: StructType, span=None):
@@ -466,11 +475,15 @@ class Emitter:
                     "int64_t": 8, "uint64_t": 8}.get(ct)
             if wide(t):
                 size = t.bits // 8
+            if isinstance(t, HandleType):
+                size = 32            # cint_handle; state.c writes its first 29 bytes (tag 0x81)
             if size is None:
                 raise refuse(g.span, "a module-level variable of type %s" % t)
             off = (off + min(size, 8) - 1) // min(size, 8) * min(size, 8)
             self.globals_layout[g] = (off, ct, size)
             off += size
+        if self.has_mem:
+            off = MC.layout_heads(self, off)
         self.gsize = (off + 7) // 8 * 8
 
     def c_layout(self, t, span=None, offsets=None):
@@ -485,6 +498,8 @@ class Emitter:
             return 1, 1
         if isinstance(t, IntType):
             return (t.bits // 8, 8) if t.bits > 64 else (t.bits // 8, t.bits // 8)
+        if isinstance(t, HandleType):
+            return 32, 8             # cint_handle
         if isinstance(t, StructType):
             name = self.struct_name(t, span)
             size, align = 0, 1
@@ -608,6 +623,8 @@ class Emitter:
                     c_str(qn), len(qn), self.storage_row(g.type), off, size))
                 continue
             v = g.value if g.value is not NOTCONST else 0
+            if isinstance(g.type, HandleType):
+                v = 0                # the null handle (a module handle has no constant initializer)
             if isinstance(v, bool):
                 v = int(v)
             if isinstance(v, EnumValue):
@@ -619,16 +636,20 @@ class Emitter:
             ty = ("%s, 0u, 0u, 0u, 0u, 0u, 0u" % self.tag(g.type) if not isinstance(g.type, FixedType) else
                   "CINT_TAG_Q, CINT_TAG_%s, 0u, %du, 0u, 0u, 0u" % (g.type.storage.name(), g.type.f))
             ginfo.append("{{%s, %du, 0u}, {%s}, %du, %du}" % (c_str(qn), len(qn), ty, off, size))
+        for hoff, hb in self.__dict__.get("container_head_bytes", {}).items():
+            init[hoff:hoff + len(hb)] = hb
+        ccount, ctable = MC.container_table(self, lines)
         if self.gsize:
             lines.append("static const uint8_t GINIT[%d] = {%s};" % (self.gsize, ", ".join(str(b) for b in init)))
-            lines.append("static const cint_global_info GINFO[] = {%s};" % ", ".join(ginfo))
+            if ginfo:
+                lines.append("static const cint_global_info GINFO[] = {%s};" % ", ".join(ginfo))
         vsets = self.value_sets(lines)
         rev = ", ".join("0x%02x" % b for b in self.c.revision)
         lines.append("static const cint_program PROGRAM = {sizeof(cint_program), CINT_ABI_VERSION, %du, "
-                     "CINT_PROGRAM_HAS_REVISION, MODS, {%s}, {0}, %du, 8u, %s, %du, 0u, %s, NULL, "
+                     "CINT_PROGRAM_HAS_REVISION, MODS, {%s}, {0}, %du, 8u, %s, %du, %du, %s, %s, "
                      "CINT_BACKEND_CPU_C17, %du, %s};" % (
-                         len(self.modules), rev, self.gsize, "GINIT" if self.gsize else "NULL", len(ginfo),
-                         "GINFO" if ginfo else "NULL", vsets, "VSETS" if vsets else "NULL"))
+                         len(self.modules), rev, self.gsize, "GINIT" if self.gsize else "NULL", len(ginfo), ccount,
+                         "GINFO" if ginfo else "NULL", ctable, vsets, "VSETS" if vsets else "NULL"))
         sym = module_symbol(self.c.name)
         lines += self.record_table()
         lines.append("CINT_EXPORT const cint_module_info %s = {sizeof(cint_module_info), CINT_ABI_VERSION, &PROGRAM, "
@@ -1062,6 +1083,9 @@ class Emitter:
                     dims.append("{CINT_SHAPE_EXTENT, %du, 0, 0}" % sizes.index(dd))
                 elif isinstance(dd, int):
                     dims.append("{CINT_SHAPE_EXTENT, CINT_SIG_NO_SYMBOL, %d, 0}" % dd)
+                elif isinstance(dd, SymExtent):     # sizes[sym] + offset, checked in the second pass
+                    dims.append("{CINT_SHAPE_EXTENT, %du, %s, 0}" % (
+                        sizes.index(dd.sym), "INT64_MIN" if dd.off == -(1 << 63) else "INT64_C(%d)" % dd.off))
                 else:
                     raise refuse(p.span, "a computed extent in a parameter type")
             while len(dims) < 4:
@@ -1305,6 +1329,8 @@ class Emitter:
         return out
 
     def var(self, sym, span):
+        if sym.kind == "container":
+            return MC.container_ref(sym)
         if sym.kind == "global":
             off, ct, size = self.globals_layout[sym]
             if ct == "array":
@@ -2280,6 +2306,8 @@ class Emitter:
         return self.index_lvalue(e, lines)
 
     def index_lvalue(self, e, lines):
+        if getattr(e, "ckind", None) is not None:
+            return MC.index(self, e, lines)
         bt = e.base.ty
         if isinstance(bt, StrType):
             # s[i]: one counted step, E_BOUNDS index.checked.u8 (interp: x_Index on bytes)
@@ -2291,6 +2319,7 @@ class Emitter:
         base = self.expr(e.base, lines)
         idx = [self.tmp("int64_t", lines, self.expr(i, lines)) for i in e.items]
         arr = self.tmp("cint_gen_array *", lines, "&(%s)" % base)
+        MC.recheck(self, "*" + arr, e.span, lines)
         at = self.at(e.span)
         lines.append("{ const cint_gen_at *a_ = %s;" % at)
         for k, i in enumerate(idx):
@@ -2450,6 +2479,8 @@ class Emitter:
             return self.call(e, lines)
         if kind == "dispatch":
             return self.dispatch(e, lines)
+        if kind == "mem":
+            return MC.call(self, e, lines)
         if kind == "struct":
             # the fields in the order written; struct and array values are copied once all are evaluated,
             # after the copy.shape check of each array field (interp: Evaluator.x_Call)
@@ -2515,6 +2546,13 @@ class Emitter:
                             sizes[spec] = "(%s).shape[%d]" % (v, d)
                     elif isinstance(spec, int):
                         checks.append((k, d, "(%s).shape[%d]" % (v, d), "INT64_C(%d)" % spec))
+        computed = []       # the second pass (SPEC-02 K-6): `n + c` against the bound n
+        for k, (p, v) in enumerate(zip(info.params, vals)):
+            if isinstance(p.type, ArrayType):
+                for d, spec in enumerate(p.type.dims):
+                    if isinstance(spec, SymExtent):
+                        off = "INT64_MIN" if spec.off == -(1 << 63) else "INT64_C(%d)" % spec.off
+                        computed.append((k, d, "(%s).shape[%d]" % (v, d), sizes.get(spec.sym, "INT64_C(0)"), off))
         at = self.at_nostep(e.callee.span)
         if self.fn_kind == "kernel":
             # the call counts one step (IM-113); its entry checks, depth and fuel faults carry that ordinal,
@@ -2525,6 +2563,9 @@ class Emitter:
         for k, d, got, want in checks:
             lines.append("if (%s != %s && cintg_bind_shape(ctx, %s, %d, %d, %s, %s)) goto fail;" % (
                 got, want, at, k, d, got, want))
+        for k, d, got, n, off in computed:
+            lines.append("if (cintg_extent_differs(%s, %s, %s) && cintg_bind_shape(ctx, %s, %d, %d, %s, "
+                         "cintg_extent_value(%s, %s))) goto fail;" % (got, n, off, at, k, d, got, n, off))
         if getattr(info.decl, "where", None) is not None:
             self.where_check(info, sizes, at, lines)
         self.alias_checks(info, vals, at, lines)
@@ -2732,6 +2773,7 @@ class Emitter:
 
     def builtin(self, e, lines):
         name = e.bname
+        MC.recheck_builtin_args(self, e, lines)
         if name == "len":
             a = e.argv[0]
             v = self.expr(a, lines)
@@ -2744,6 +2786,9 @@ class Emitter:
             return "%s.%s[%d]" % (v, "shape" if name == "extent" else "lower", e.dim)
         if name in ("copy", "fill", "equal", "transpose", "reverse"):
             return self.array_builtin(e, name, lines)
+        if name in ("format", "utf8", "swap"):
+            from . import textops_c
+            return textops_c.emit(self, e, lines)
         if name in ("min_init", "max_init", "reduce_min", "reduce_max") and isinstance(e.elem, IntType) \
                 and e.elem.bits <= 64:
             return self.extreme(e, name, lines)
@@ -3487,7 +3532,7 @@ def harness_main(em: Emitter) -> str:
         else:
             lines.append("    if (s == CINT_OK) { %s }" % show(res, "r_"))
     for g, (off, ct, size) in em.globals_layout.items():
-        if ct in ("array", "struct"):          # not part of the outcome's state lines
+        if ct in ("array", "struct", "cint_handle"):          # not part of the outcome's state lines
             continue
         if wide(g.type):
             lines.append("    { char d_[320]; cint_w_dec(%s, (const uint64_t *)((uint8_t *)cint_gen_globals(ctx) + %d), d_); "
@@ -3922,6 +3967,20 @@ static inline int cintg_bind_shape(cint_ctx *ctx, const cint_gen_at *at, int64_t
     return cint_gen_raise(ctx, at, &f);
 }
 
+/* A computed extent n + off (SPEC-02 K-6): whether `got` differs from it, and its value, I64's
+   maximum when it is beyond I64 (n >= 0, so only above). */
+static inline int cintg_extent_differs(int64_t got, int64_t n, int64_t off)
+{
+    int64_t w;
+    return __builtin_add_overflow(n, off, &w) || w != got;
+}
+
+static inline int64_t cintg_extent_value(int64_t n, int64_t off)
+{
+    int64_t w;
+    return __builtin_add_overflow(n, off, &w) ? INT64_MAX : w;
+}
+
 /* The starts of the first and last elements of a nonempty view, in bytes. */
 static inline void cintg_span(const cint_gen_array *a, int64_t *lo, int64_t *hi)
 {
@@ -4039,23 +4098,69 @@ static inline int cintg_bind_alias(cint_ctx *ctx, const cint_gen_at *at, int64_t
 CINTG_UNUSED static int cintg_strcmp(const cint_gen_array *a, const cint_gen_array *b)
 {
     int64_t n = a->shape[0] < b->shape[0] ? a->shape[0] : b->shape[0];
-    int c = n > 0 ? memcmp(a->data, b->data, (size_t)n) : 0;
+    int c = 0;
+    if (n > 0 && a->stride[0] == 1 && b->stride[0] == 1) c = memcmp(a->data, b->data, (size_t)n);
+    else for (int64_t k = 0; k < n && c == 0; k++)      /* a Str of a strided U8 view (format, utf8) */
+        c = (int)a->data[k * a->stride[0]] - (int)b->data[k * b->stride[0]];
     if (c != 0) return c;
     return (a->shape[0] > b->shape[0]) - (a->shape[0] < b->shape[0]);
 }
 CINTG_UNUSED static int cintg_print_str(cint_ctx *ctx, const cint_fmt_spec *fs, const cint_gen_array *s)
 {
     int64_t n = s->shape[0], chars = 0;
-    for (int64_t k = 0; k < n; k++) chars += (s->data[k] & 0xC0u) != 0x80u;
+    for (int64_t k = 0; k < n; k++) chars += (s->data[k * s->stride[0]] & 0xC0u) != 0x80u;
     int64_t gap = (fs != NULL && fs->width > chars) ? fs->width - chars : 0;
     char align = (fs != NULL && fs->align) ? fs->align : '>';
     int64_t left = align == '<' ? 0 : align == '>' ? gap : gap / 2;
     for (int64_t k = 0; k < left; k++)
         if (cint_gen_print_bytes(ctx, fs->fill, fs->fill_len)) return 1;
-    if (n > 0 && cint_gen_print_bytes(ctx, s->data, (size_t)n)) return 1;
+    if (n > 0 && s->stride[0] == 1 && cint_gen_print_bytes(ctx, s->data, (size_t)n)) return 1;
+    if (n > 0 && s->stride[0] != 1)
+        for (int64_t k = 0; k < n; k++)
+            if (cint_gen_print_bytes(ctx, s->data + k * s->stride[0], 1u)) return 1;
     for (int64_t k = left; k < gap; k++)
         if (cint_gen_print_bytes(ctx, fs->fill, fs->fill_len)) return 1;
     return 0;
+}
+/* utf8(bytes) (docs/language.md decision 25): whether the U8 view holds well-formed UTF-8 (RFC 3629): no
+   overlong form, surrogate, code point above U+10FFFF, truncated or stray sequence. */
+CINTG_UNUSED static int cintg_utf8_valid(const cint_gen_array *a)
+{
+    int64_t n = a->shape[0], st = a->stride[0], k = 0;
+    while (k < n) {
+        unsigned c = a->data[k * st], need, lo = 0x80u, hi = 0xBFu;
+        if (c < 0x80u) { k++; continue; }
+        if (c >= 0xC2u && c <= 0xDFu) need = 1;
+        else if (c >= 0xE0u && c <= 0xEFu) {
+            need = 2;
+            if (c == 0xE0u) lo = 0xA0u;
+            if (c == 0xEDu) hi = 0x9Fu;
+        } else if (c >= 0xF0u && c <= 0xF4u) {
+            need = 3;
+            if (c == 0xF0u) lo = 0x90u;
+            if (c == 0xF4u) hi = 0x8Fu;
+        } else return 0;
+        if (n - k - 1 < (int64_t)need) return 0;
+        for (unsigned j = 1; j <= need; j++) {
+            unsigned d = a->data[(k + (int64_t)j) * st];
+            if (d < (j == 1 ? lo : 0x80u) || d > (j == 1 ? hi : 0xBFu)) return 0;
+        }
+        k += 1 + (int64_t)need;
+    }
+    return 1;
+}
+/* swap(a, b) of two owned arrays of one type and shape (docs/language.md decision 25): the contents are
+   exchanged byte for byte (both are contiguous row-major storage of their own). */
+CINTG_UNUSED static void cintg_swap(cint_gen_array *a, cint_gen_array *b)
+{
+    int64_t n = a->elem_size;
+    for (uint32_t d = 0; d < a->rank; d++) n *= a->shape[d];
+    if (a->data == b->data) return;
+    for (int64_t k = 0; k < n; k++) {
+        uint8_t t = a->data[k];
+        a->data[k] = b->data[k];
+        b->data[k] = t;
+    }
 }
 
 static inline void cintg_inline(cint_gen_array *a, const void *data, int64_t esize, cint_type type, uint32_t rank,
@@ -4307,11 +4412,10 @@ static inline int cintg_copy(cint_ctx *ctx, const cint_gen_at *at, cint_gen_arra
 
 def emit(compiled, harness=None, invoke=False) -> str:
     """The translation unit; invoke (`cint build --lib --with-state`) adds cintx_invoke (docs/runtime.md)."""
-    from .containers_check import first_memory_construct
-    sp = first_memory_construct(getattr(compiled, "modules", None) or [compiled.program.module])
-    if sp is not None:
-        raise Unsupported("C9102", sp, "arenas, pools and handles run on the reference executor only so far "
-                          "(use --executor ref; docs/status.md)")
+    bad = MC.unsupported(None, compiled)
+    if bad is not None:
+        raise Unsupported("C9102", bad[0], "%s runs on the reference executor only so far "
+                          "(use --executor ref; docs/status.md)" % bad[1])
     em = Emitter(compiled)
     text = em.emit(harness)
     # the prelude goes after the includes; the library descriptor and harness at the end

@@ -30,6 +30,8 @@ from .types import (BOOL, I64, ROUND, ROUND_MODES, STR, VOID, Z, ARITH_ERROR, Ar
 from .values import ArrayValue, EnumValue, ErrorValue, RoundValue, copy_value
 from .containers_check import ContainerChecks, mentions_memory
 from .types import ALLOC_ERROR, ArenaType, HandleType, PoolType
+from .types import FORMAT_ERROR, UTF8_ERROR
+from .types import SymExtent
 
 from .ast import NOTCONST
 from .ast import first_span as start_span
@@ -47,8 +49,8 @@ OTHER_BUILTINS = {"uabs", "div_round", "muldiv", "mul_full", "isqrt_round", "rot
                   "random", "format", "utf8", "embed", "to_device", "to_host", "sign", "rescale3",
                   "rescale3_rem", "shl3", "tdot"}
 BUILTIN_NAMES = set(SCALAR_T_BUILTINS) | RESULT_BUILTINS | REDUCTIONS | OTHER_BUILTINS
-UNSUPPORTED_BUILTINS = {"swap",
-                        "reshape", "wrap_bits", "random", "format", "utf8", "embed", "to_device", "to_host",
+UNSUPPORTED_BUILTINS = {
+                        "reshape", "wrap_bits", "random", "embed", "to_device", "to_host",
                         "sign", "rescale3", "rescale3_rem", "shl3", "tdot"}
 
 ARITH_OPS = {"+": ("add", "checked"), "+%": ("add", "wrap"), "+|": ("add", "sat"),
@@ -695,8 +697,9 @@ class Checker(ContainerChecks):
                     raise _err("C2001", d.where.span, "a `where` clause states requirements on size parameters, "
                                "and `%s` has none (LS-118)" % d.name)
             seen_default = False
+            self.computed_syms = set()
             for i, p in enumerate(d.params):
-                pt = self.resolve_type(p.type)
+                pt = self.resolve_type(p.type, param=True)
                 self.storable(pt, p.type.span or p.span)
                 if is_kernel and mentions_memory(pt):
                     raise _err("C9102", p.type.span or p.span, "a kernel cannot take arenas, pools or handles "
@@ -720,6 +723,12 @@ class Checker(ContainerChecks):
                 ps = Symbol("param", p.name, pt, decl=p, mutable=(mode == "inout"), span=p.span)
                 ps.info = mode
                 info.params.append(ps)
+            for s, sp in zip(sizes, size_spans):
+                # only a plain extent binds a size parameter (SPEC-02 K-6); `n + 1` alone cannot
+                if s.name in self.computed_syms and not any(self._extent_names(p.type, s.name) for p in d.params):
+                    raise _err("C2065", sp, "size parameter `%s` occurs only in computed extents, which do not "
+                               "bind it; name it alone as an extent of one parameter, such as `in I64[%s] xs`"
+                               % (s.name, s.name))
             if is_kernel:
                 if d.over is None:      # element form (LS-247): rewritten into the over form
                     from .kernel_reduce import element_form
@@ -840,7 +849,7 @@ class Checker(ContainerChecks):
 
     # ------------------------------------------------------------------ types
 
-    def resolve_type(self, te, allow_runtime_dims=False) -> Type:
+    def resolve_type(self, te, allow_runtime_dims=False, param=False) -> Type:
         if isinstance(te, A.TypeName):
             text = te.text
             if text in INT_TYPES:
@@ -867,6 +876,8 @@ class Checker(ContainerChecks):
                 return ARITH_ERROR
             if text == "AllocError" and sym is None:
                 return ALLOC_ERROR
+            if text in ("FormatError", "Utf8Error") and sym is None:
+                return FORMAT_ERROR if text == "FormatError" else UTF8_ERROR
             if sym is None:
                 raise _err("C3006", te.span, "unknown type `%s`" % text)
             if sym.kind not in ("struct", "enum", "error", "alias"):
@@ -894,6 +905,11 @@ class Checker(ContainerChecks):
                     if s is not None and s.kind == "sizeparam":
                         dims.append(s.name)
                         continue
+                if param:
+                    x = self.computed_extent(e)
+                    if x is not None:
+                        dims.append(x)
+                        continue
                 self.expr(e, I64)
                 if e.ty != I64:
                     raise _err("C2001", e.span, "an extent has type I64, not %s" % e.ty)
@@ -904,6 +920,9 @@ class Checker(ContainerChecks):
                     dims.append(e.cval)
                 elif allow_runtime_dims:
                     dims.append(e)
+                elif param:
+                    raise _err("C6004", e.span, "an extent of a parameter type is `_`, a constant, a size "
+                               "parameter `s`, or `s + c`, `s - c` or `c + s` with a constant c")
                 else:
                     raise _err("C6004", e.span, "an extent here is a constant or a size parameter")
             return ArrayType(elem, tuple(dims))
@@ -926,6 +945,44 @@ class Checker(ContainerChecks):
         if isinstance(te, A.VoidTypeExpr):
             return VOID
         raise _err("C1050", te.span, "not a type")
+
+    def computed_extent(self, e):
+        """A computed extent of a parameter type (A-21's (symbol, offset)): `s + c`, `s - c` or `c + s` with
+        `s` a size parameter of the callee and `c` a constant I64 expression; None for any other form.
+        The size parameter is recorded in ``self.computed_syms``: it must also be a plain extent
+        somewhere (C2065), since only plain extents bind (SPEC-02 K-6)."""
+        if not (isinstance(e, A.Binary) and e.op in ("+", "-")):
+            return None
+
+        def size_name(x):
+            if isinstance(x, A.Name):
+                s = self.scope.lookup(x.ident)
+                if s is not None and s.kind == "sizeparam":
+                    return s
+            return None
+        sym, c, sign = size_name(e.left), e.right, 1
+        if sym is None:
+            if e.op != "+":
+                return None
+            sym, c = size_name(e.right), e.left
+            if sym is None:
+                return None
+        elif e.op == "-":
+            sign = -1
+        if size_name(c) is not None:
+            return None
+        self.expr(c, I64)
+        if c.ty != I64:
+            raise _err("C2001", c.span, "the constant of an extent has type I64, not %s" % c.ty)
+        self.fold(c)
+        if c.cval is NOTCONST:
+            raise _err("C6004", c.span, "an extent of a parameter type is `_`, a constant, a size parameter "
+                       "`s`, or `s + c`, `s - c` or `c + s` with a constant c")
+        off = sign * c.cval
+        if not -(1 << 63) <= off < (1 << 63):
+            raise _err("C6004", c.span, "the offset %d of extent `%s` is not an I64" % (off, sym.name))
+        getattr(self, "computed_syms", set()).add(sym.name)
+        return sym.name if off == 0 else SymExtent(sym.name, off)
 
     def qualified_type(self, te) -> Type:
         """``alias.Name``: an exported type of an imported module (LS-225, LS-227)."""
@@ -1156,6 +1213,9 @@ class Checker(ContainerChecks):
             sym.value = value
         d.sym = sym
         self.declare(self.scope, d.name, sym, d.span)
+        if isinstance(t, StrType):
+            from . import textops_check
+            textops_check.declared(self, sym, d.init)
 
     def s_Assign(self, s: A.Assign):
         pt = self.place(s.place)
@@ -1164,6 +1224,9 @@ class Checker(ContainerChecks):
             self.assignable(pt, s.value, s.value.span)
             if isinstance(pt, ArrayType):
                 self.copy_alias_static(s.place, s.value, start_span(s.value))
+            if isinstance(pt, StrType):
+                from . import textops_check
+                textops_check.assigned(self, s.place, s.value)
         else:
             op = s.op[:-1]
             if isinstance(pt, (ArrayType, StructType)):
@@ -1384,10 +1447,15 @@ class Checker(ContainerChecks):
                 return
             self.assignable(rt.value, v, v.span)
             self.fold(v)
+            from . import textops_check
+            textops_check.check_return(self, v)
             return
         self.expr(s.value, rt, allow_tuple=isinstance(rt, TupleType))
         self.assignable(rt, s.value, s.value.span)
         self.fold(s.value)
+        if isinstance(rt, StrType):
+            from . import textops_check
+            textops_check.check_return(self, s.value)
 
     def _is_error_value(self, e, errset):
         if isinstance(e, A.DotName):
@@ -1858,6 +1926,9 @@ class Checker(ContainerChecks):
             e.cval = sym.value
         if isinstance(sym.info, Checker.ViewInfo):
             self.view_used(e, sym)
+        if isinstance(sym.type, StrType) and getattr(self, "_str_info", None):
+            from . import textops_check
+            textops_check.used(self, e, sym)
         return sym.type
 
     def _script_local(self, name):
@@ -2083,6 +2154,8 @@ class Checker(ContainerChecks):
                 sym = Symbol("error", "ArithError", ARITH_ERROR)
             if sym is None and e.base.ident == "AllocError":
                 sym = Symbol("error", "AllocError", ALLOC_ERROR)
+            if sym is None and e.base.ident in ("FormatError", "Utf8Error"):
+                sym = Symbol("error", e.base.ident, FORMAT_ERROR if e.base.ident == "FormatError" else UTF8_ERROR)
             if sym is None and e.base.ident == "Round":
                 if e.name not in ROUND_MODES:
                     raise _err("C3005", e.span, "unknown rounding mode `%s`" % e.name)
@@ -2614,6 +2687,14 @@ class Checker(ContainerChecks):
                         bound.setdefault(spec, ext)
                     elif isinstance(spec, int) and isinstance(ext, int) and spec != ext:
                         raise _err("C2012", aspan, "extent %d where %d is expected" % (ext, spec))
+        for p, a in zip(info.params, args):     # the second pass: computed extents (SPEC-02 K-6)
+            if isinstance(p.type, ArrayType) and isinstance(a.ty, ArrayType):
+                aspan = start_span(a) if isinstance(a, A.Index) else a.span
+                for spec, ext in zip(p.type.dims, a.ty.dims):
+                    if isinstance(spec, SymExtent) and isinstance(ext, int) and spec.sym in bound \
+                            and bound[spec.sym] + spec.off != ext:
+                        raise _err("C2012", aspan, "extent %d where %s = %d is expected (%s = %d)"
+                                   % (ext, spec, bound[spec.sym] + spec.off, spec.sym, bound[spec.sym]))
         paths = [self.place_path(a) for a in args]
         for i, (p, a) in enumerate(zip(info.params, args)):
             if p.info not in ("inout", "out") or paths[i] is None:
@@ -2810,6 +2891,9 @@ class Checker(ContainerChecks):
         n = len(args)
         if name in self.ARRAY_BUILTINS:
             return self.array_builtin(e, name, args)
+        if name in ("format", "utf8", "swap"):
+            from . import textops_check
+            return textops_check.builtin(self, e, name, args)
 
         def want(k):
             if n != k:
@@ -3251,8 +3335,9 @@ class Checker(ContainerChecks):
         """A use of a view variable: C5011 when a dispatch that writes its array came between (LS-253)."""
         vi = sym.info
         if vi.mark is not None:
-            raise _err("C5011", vi.mark, "`%s` views `%s`, which this dispatch writes, and is used after it "
-                       "(LS-253)" % (sym.name, vi.root.name))
+            what = "swap exchanges" if id(vi.mark) in getattr(self, "_swap_spans", ()) else "dispatch writes"
+            raise _err("C5011", vi.mark, "`%s` views `%s`, which this %s, and is used after it "
+                       "(LS-253)" % (sym.name, vi.root.name, what))
         vi.uses.append(self._view_tick())
 
     def views_across_dispatch(self, e, info, args):
@@ -3266,6 +3351,9 @@ class Checker(ContainerChecks):
                     written.add(id(s.info.root if isinstance(s.info, Checker.ViewInfo) else s))
         if not written:
             return
+        if getattr(self, "_str_info", None):
+            from . import textops_check
+            textops_check.mark(self, e.span, written, "dispatch writes")
         marks = getattr(self, "_view_marks", None)
         if marks is None:
             marks = self._view_marks = []
@@ -3290,6 +3378,9 @@ class Checker(ContainerChecks):
     def views_in_loop(self, start):
         """After a loop body: a view variable declared before the loop and used in it is live across a dispatch
         in the body that writes its array (LS-253)."""
+        if getattr(self, "_str_info", None):
+            from . import textops_check
+            textops_check.in_loop(self, start)
         for s, tick in getattr(self, "_view_marks", None) or ():
             vi = s.info
             if tick > start and vi.declared < start and any(u > start for u in vi.uses):

@@ -26,8 +26,10 @@ from .faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Positi
 from .types import (BOOL, I64, ROUND, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType, ErrorSetType,
                     ErrorUnionType, FixedType, IntType, StrType, StructType, Type)
 from .values import ArrayValue, EnumValue, ErrorValue, RoundValue, Storage, StructValue, copy_value
+from .values import LiveStr
 from .containers import NULL_HANDLE, Memory, MemoryExec
 from .types import HandleType
+from .types import SymExtent
 
 I64_MAX = (1 << 63) - 1
 
@@ -274,7 +276,7 @@ class Evaluator:
         base = self.eval(e.base, env)
         idx = [self.eval(i, env) for i in e.items]
         st = self.counted()
-        if isinstance(base, bytes):
+        if isinstance(base, (bytes, LiveStr)):
             i = idx[0]
             if not 0 <= i < len(base):
                 self.fault(MachineFault("E_BOUNDS", "index.checked.u8", [(I64, i)], None, (I64, len(base))), e.span,
@@ -434,7 +436,10 @@ class Evaluator:
             return e.cval       # offset(T, field): a compile-time constant (LS-76)
         if name == "len":
             v = self.eval(args[0], env)
-            return len(v) if isinstance(v, bytes) else v.shape[0]
+            return len(v) if isinstance(v, (bytes, LiveStr)) else v.shape[0]
+        if name in ("format", "utf8", "swap"):
+            from . import textops
+            return textops.run(self, e, env)
         if name in ("extent", "size", "lower"):
             v = self.eval(args[0], env)
             if name == "size":
@@ -782,6 +787,17 @@ class Context(Evaluator, MemoryExec):
                     elif isinstance(spec, int) and spec != ext:
                         self.fault(MachineFault("E_SHAPE", "bind.shape", [(I64, idx), (I64, d), (I64, ext)], None,
                                                 (I64, spec)), span)
+        # the second pass (SPEC-02 K-6): each computed extent `n + c` against the bound n; a value beyond
+        # I64 cannot equal an extent, so it is a mismatch whose expected value (the limit) is I64's maximum
+        for idx, (p, v) in enumerate(zip(info.params, args)):
+            if isinstance(p.type, ArrayType):
+                for d, spec in enumerate(p.type.dims):
+                    if isinstance(spec, SymExtent):
+                        want = bound.get(spec.sym, 0) + spec.off
+                        ext = v.shape[d]
+                        if want != ext:
+                            self.fault(MachineFault("E_SHAPE", "bind.shape", [(I64, idx), (I64, d), (I64, ext)],
+                                                    None, (I64, min(want, I64_MAX))), span)
         for s in info.size_params:
             env[s] = bound.get(s.name, 0)
         return bound

@@ -162,11 +162,25 @@ ROUND_MODES = ("floor", "ceil", "trunc", "away", "half_even", "half_away", "half
 
 
 @dataclass(frozen=True)
+class SymExtent:
+    """A computed extent of a parameter type: the value of size symbol ``sym`` plus ``off`` (``n + 1``,
+    ``n - 2``, ``3 + n``; SPEC-03P.1 A-21's (symbol, offset) bound).  ``off`` is never 0 (``n + 0`` is the
+    plain extent ``n``).  It is checked in the second pass of ``bind.shape``, after every plain size
+    symbol has been bound (SPEC-02 K-6; docs/language.md, the decision on computed extents)."""
+
+    sym: str
+    off: int
+
+    def __str__(self) -> str:
+        return "%s %s %d" % (self.sym, "+" if self.off >= 0 else "-", abs(self.off))
+
+
+@dataclass(frozen=True)
 class ArrayType(Type):
     """An array or view type: element type and one extent per dimension.
 
-    An extent is an int (known), a str (a size symbol such as ``n``) or None
-    (``_``, any extent).  Compatibility between array types is decided by
+    An extent is an int (known), a str (a size symbol such as ``n``), a
+    :class:`SymExtent` (``n + 1`` in a parameter type) or None (``_``, any extent).  Compatibility between array types is decided by
     element type and rank; extents are checked where they are known.
     """
 
@@ -337,3 +351,9 @@ class HandleType(Type):
 
 # The built-in error set of SPEC-04 LS-21: `AllocError { full }`.
 ALLOC_ERROR = ErrorSetType("AllocError", U16, [("AllocError", "full")])
+
+
+# The built-in error sets of SPEC-04 LS-21 for format (LS-216) and utf8 (section 6.8): `FormatError { capacity }`
+# and `Utf8Error { invalid }`, underlying U16, tags from 1 (docs/language.md decision 25).
+FORMAT_ERROR = ErrorSetType("FormatError", U16, [("FormatError", "capacity")])
+UTF8_ERROR = ErrorSetType("Utf8Error", U16, [("Utf8Error", "invalid")])

@@ -154,3 +154,44 @@ def copy_value(v):
         out.lower = v.lower
         return out
     return v
+
+
+class LiveStr:
+    """A Str that views U8 storage (the result of `format` or `utf8`, SPEC-04 LS-216, section 6.8): its bytes are
+    read from the storage at each use, so a later store into the buffer shows through it, as it does through the
+    cpu-c17 view. It compares, indexes and renders like the ``bytes`` of a literal Str."""
+
+    __slots__ = ("storage", "origin", "stride", "n")
+
+    def __init__(self, storage, origin, stride, n):
+        self.storage, self.origin, self.stride, self.n = storage, origin, stride, n
+
+    def __bytes__(self):
+        c = self.storage.cells
+        return bytes(c[self.origin + k * self.stride] for k in range(self.n))
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, k):
+        return bytes(self)[k]
+
+    def __eq__(self, other):
+        return bytes(self) == bytes(other)
+
+    def __ne__(self, other):
+        return bytes(self) != bytes(other)
+
+    def __lt__(self, other):
+        return bytes(self) < bytes(other)
+
+    def __le__(self, other):
+        return bytes(self) <= bytes(other)
+
+    def __gt__(self, other):
+        return bytes(self) > bytes(other)
+
+    def __ge__(self, other):
+        return bytes(self) >= bytes(other)
+
+    __hash__ = None
