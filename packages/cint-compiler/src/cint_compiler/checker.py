@@ -1218,6 +1218,8 @@ class Checker(ContainerChecks):
             textops_check.declared(self, sym, d.init)
 
     def s_Assign(self, s: A.Assign):
+        if isinstance(s.place, A.Name) and s.op == "=" and getattr(self, "_str_info", None):
+            self._str_lhs = s.place      # rebinding a Str variable is not a use of it (textops_check.used)
         pt = self.place(s.place)
         if s.op == "=":
             self.expr(s.value, pt)

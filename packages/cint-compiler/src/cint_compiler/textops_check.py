@@ -137,6 +137,9 @@ def assigned(ck, place, value):
 def used(ck, e, sym):
     """A use of a Str variable: C5011 when a swap or dispatch of the storage it views came between (LS-253)."""
     ent = _info(ck).get(id(sym))
+    if getattr(ck, "_str_lhs", None) is e:
+        ck._str_lhs = None
+        return
     if ent is None:
         return
     if ent["mark"] is not None:
