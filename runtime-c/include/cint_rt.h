@@ -49,6 +49,7 @@
 #define CINT_VALUES_ENUM 1u
 #define CINT_VALUES_ERROR_SET 2u
 #define CINT_VALUES_GLOBALS UINT32_C(0xFFFFFFFF)
+#define CINT_VALUES_CONTAINERS UINT32_C(0xFFFFFFFE)
 
 /* The type of cint_export.call: a wrapper, cast to void (*)(void); a host casts it back to
    the prototype its type signature gives (7.3). */
@@ -100,6 +101,7 @@ typedef struct cint_container_info {    /* 48 bytes */
    one field row of the root module's record layout table, may hold when its type is an enum or an
    error set (SPEC-04P.1 LS-91, LS-314; a restore refuses any other, H-19a). record is
    CINT_VALUES_GLOBALS for row row of cint_program.globals (a scalar, or the elements of an array),
+   CINT_VALUES_CONTAINERS for the elements of row row of cint_program.containers (a scalar element),
    else the record id whose field row row it constrains (each of its count elements). width is the
    bytes of one value, the underlying type's. An enum (CINT_VALUES_ENUM) lists its count enumerator
    values in values, each width bytes as stored (little-endian, two's complement), in increasing

@@ -175,6 +175,7 @@ int cint_gen_arena_child(cint_ctx *ctx, const cint_gen_at *at, uint32_t arena, i
     c->root = a->root;
     c->parent = arena;
     c->base = a->base + a->used;
+    c->offset = a->used;
     c->capacity = n;
     c->esize = a->esize;
     a->used += n;

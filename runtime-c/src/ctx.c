@@ -167,6 +167,7 @@ static bool value_sets_ok(const cint_program *p)
             if (u->record > v->record || (u->record == v->record && u->row >= v->row)) return false;
         }
         if (v->record == CINT_VALUES_GLOBALS && v->row >= p->global_count) return false;
+        if (v->record == CINT_VALUES_CONTAINERS && v->row >= p->container_count) return false;
         if (v->width == 0 || v->width > 128u) return false;
         if (v->kind == CINT_VALUES_ERROR_SET) {
             if (v->width > 8u || v->values != NULL) return false;

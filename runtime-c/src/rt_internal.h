@@ -215,11 +215,12 @@ void rt_runs_begin(rt_runs *r, const cint_gen_array *a);
 bool rt_runs_next(rt_runs *r, uint8_t **first);
 
 /* containers.c: an arena (root: its module arena's container index; parent: the parent's index, or
-   UINT32_MAX; base: its first element in the root's storage) and a pool (slot tables of capacity). */
+   UINT32_MAX; base: its first element in the root's storage; offset: a child's first element in its
+   parent's elements, as the arena block holds it) and a pool (slot tables of capacity). */
 typedef struct rt_arena {
     uint64_t id;
     uint32_t root, parent;
-    int64_t base, capacity, used, esize;
+    int64_t base, capacity, used, esize, offset;
     uint64_t generation;
     uint8_t retired, mark;
 } rt_arena;

@@ -389,10 +389,9 @@ static bool write_block(const cint_ctx *ctx, wsink *s, int which)
                 w_le(s, 0, 1);
                 w_text(s, c->name.bytes, c->name.len);
             } else {
-                const rt_arena *pa = &ctx->arenas[a->parent];
                 w_le(s, 1, 1);
-                w_le(s, pa->id, 8);
-                w_le(s, (uint64_t)(a->base - pa->base), 8);
+                w_le(s, ctx->arenas[a->parent].id, 8);
+                w_le(s, (uint64_t)a->offset, 8);
             }
             w_put(s, hd, n);
             w_le(s, (uint64_t)a->capacity, 8);
@@ -900,6 +899,16 @@ typedef struct scratch {
     size_t stack_cap;
     char *name;
     size_t name_cap;
+    /* the arena and pool blocks: a new arena table, new pool slot tables and new element storage per
+       container (ctx->container_bytes[k] each, zero beyond what the blocks hold), swapped in at the commit */
+    rt_arena *arenas;
+    size_t arena_cap;
+    uint32_t arena_count;
+    rt_pool *pools;          /* one row per module pool, by id */
+    uint32_t pool_rows;
+    uint8_t **store;         /* per container of the program, or NULL */
+    uint64_t max_arena, max_pool;
+    bool oom;
 } scratch;
 
 /* An IM-149 record, layout version 2, read as a run-time record (IM-148), into sc. */
@@ -1093,6 +1102,32 @@ static bool value_in(const cint_value_set *v, const uint8_t *b, uint32_t size)
     return false;
 }
 
+/* Whether the 29 bytes at b are a handle payload (docs/encodings.md; cint_abi.encoding.read_handle): kind
+   0 to 2, a null handle all zero, another one of a container from 1 and a length not negative, a pool
+   handle's 1. */
+static bool handle_ok(const uint8_t *b)
+{
+    uint64_t slot = 0, len = 0, gen = 0, cont = 0;
+    for (unsigned k = 0; k < 8u; k++) {
+        slot |= (uint64_t)b[k] << (8u * k);
+        len |= (uint64_t)b[8u + k] << (8u * k);
+        gen |= (uint64_t)b[16u + k] << (8u * k);
+    }
+    for (unsigned k = 0; k < 4u; k++) cont |= (uint64_t)b[24u + k] << (8u * k);
+    uint8_t kind = b[28];
+    if (kind > CINT_HANDLE_POOL) return false;
+    if (kind == CINT_HANDLE_NULL) return slot == 0 && len == 0 && gen == 0 && cont == 0;
+    if (cont == 0 || (len >> 63) != 0) return false;
+    return kind != CINT_HANDLE_POOL || len == 1u;
+}
+
+/* A scalar's payload of size bytes at b into dst; a handle's 29 bytes fill a cint_handle, its padding 0. */
+static void put_value(uint8_t *dst, const uint8_t *b, uint32_t size, bool handle)
+{
+    memcpy(dst, b, size);
+    if (handle) memset(dst + size, 0, sizeof(cint_handle) - size);
+}
+
 /* One record's canonical payload into dst (its C layout); a Bool byte other than 0 or 1, or a field of
    an enum or error-set type holding no value of it, is malformed. */
 static bool rd_record(const cint_ctx *ctx, rd *r, uint32_t id, uint8_t *dst)
@@ -1110,15 +1145,286 @@ static bool rd_record(const cint_ctx *ctx, rd *r, uint32_t id, uint8_t *dst)
         uint32_t size = 0;
         (void)scalar_desc(&fd->type, d, &size);
         const cint_value_set *vs = value_set(ctx, id, f);
+        bool handle = fd->type.code == CINT_TAG_HANDLE;
+        uint64_t stride = handle ? sizeof(cint_handle) : size;
         for (uint32_t k = 0; k < fd->count; k++) {
             const uint8_t *b;
             size_t at = r->pos;
             if (!take(r, size, &b)) return false;
             if (fd->type.code == CINT_TAG_BOOL && b[0] > 1u) return bad(r, at);
             if (vs != NULL && !value_in(vs, b, size)) return bad(r, at);
-            memcpy(dst + fd->offset + (uint64_t)k * size, b, size);
+            if (handle && !handle_ok(b)) return bad(r, at);
+            put_value(dst + fd->offset + (uint64_t)k * stride, b, size, handle);
         }
     }
+    return true;
+}
+
+/* --- the arena and pool blocks (docs/encodings.md; cint_abi.arenas_pools, H-19a) -------------------- */
+
+#define GEN_MAX UINT64_C(0x7FFFFFFFFFFFFFFF)
+
+static bool no_room(rd *r, scratch *sc, size_t at)
+{
+    sc->oom = true;
+    return fail(r, at, CINT_STATE_UNREPRESENTABLE);
+}
+
+static uint32_t count_kind(const cint_ctx *ctx, uint32_t kind)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < ctx->program->container_count; k++)
+        if (ctx->program->containers[k].kind == kind) n++;
+    return n;
+}
+
+/* The program's container index of the id-th (from 1) module arena or pool, or UINT32_MAX. */
+static uint32_t container_of(const cint_ctx *ctx, uint32_t kind, uint64_t id)
+{
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < ctx->program->container_count; k++)
+        if (ctx->program->containers[k].kind == kind && ++n == id) return k;
+    return UINT32_MAX;
+}
+
+/* A container's name at the reader (U32 length, UTF-8) equal to container k's; CINT_STATE_GLOBALS if not. */
+static bool rd_container_name(const cint_ctx *ctx, rd *r, uint32_t k, size_t id_at)
+{
+    const uint8_t *b;
+    uint32_t n;
+    if (!rd_utf8(r, UINT32_MAX, &b, &n)) return false;
+    if (k == UINT32_MAX) return fail(r, id_at, CINT_STATE_GLOBALS);
+    const cint_container_info *c = &ctx->program->containers[k];
+    if (n != c->name.len || (n > 0 && memcmp(b, c->name.bytes, n) != 0)) return fail(r, id_at, CINT_STATE_GLOBALS);
+    return true;
+}
+
+/* Container k's element descriptor at the reader (why: the refusal when it differs); its payload size. */
+static bool rd_container_desc(const cint_ctx *ctx, rd *r, uint32_t k, uint32_t why, uint32_t *payload)
+{
+    uint8_t d[4];
+    const uint8_t *hd;
+    size_t at = r->pos;
+    uint32_t n = container_desc(ctx, k, d, &hd, payload);
+    if (n == 0) return fail(r, at, CINT_STATE_UNREPRESENTABLE);
+    if (n > left(r) || memcmp(r->p + r->pos, hd, n) != 0) return fail(r, at, why);
+    r->pos += n;
+    return true;
+}
+
+/* One element of container k (its canonical payload) into dst, its C layout. */
+static bool rd_elem(const cint_ctx *ctx, rd *r, uint32_t k, uint8_t *dst, uint32_t payload)
+{
+    const cint_type *t = &ctx->program->containers[k].elem;
+    if (t->code == CINT_TAG_STRUCT) return rd_record(ctx, r, t->record_id, dst);
+    const uint8_t *b;
+    size_t at = r->pos;
+    if (!take(r, payload, &b)) return false;
+    if (t->code == CINT_TAG_BOOL && b[0] > 1u) return bad(r, at);
+    if (t->code == CINT_TAG_HANDLE && !handle_ok(b)) return bad(r, at);
+    const cint_value_set *vs = value_set(ctx, CINT_VALUES_CONTAINERS, k);
+    if (vs != NULL && !value_in(vs, b, payload)) return bad(r, at);
+    put_value(dst, b, payload, t->code == CINT_TAG_HANDLE);
+    return true;
+}
+
+/* The element storage of container k in the scratch, zero-filled, as large as the context's. */
+static bool store_of(cint_ctx *ctx, rd *r, scratch *sc, uint32_t k, size_t at)
+{
+    if (sc->store[k] != NULL) return true;
+    sc->store[k] = rt_alloc_zero(ctx, ctx->container_bytes[k]);
+    return sc->store[k] != NULL ? true : no_room(r, sc, at);
+}
+
+/* The arena block (all of r; empty when the program has no arena): every module arena of the program
+   by its id, name, element type and capacity, then its child arenas, with the rules of
+   cint_abi.arenas_pools.decode_arena_block. */
+static bool rd_arenas(cint_ctx *ctx, rd *r, scratch *sc)
+{
+    static const char k_dom[] = "cint-core-1/arenas/v1";
+    uint32_t na = count_kind(ctx, CINT_CONTAINER_ARENA);
+    if (r->len == 0) return na == 0 ? true : fail(r, 0, CINT_STATE_GLOBALS);
+    if (!rd_expect(r, k_dom, sizeof k_dom - 1u)) return false;
+    size_t at = r->pos;
+    uint64_t count, last = 0;
+    if (!rd_le(r, 8, &count)) return false;
+    if (count == 0 || count > left(r) / 40u) return bad(r, at); /* no arena is written as no bytes */
+    if (count >= UINT32_MAX - 1u) return fail(r, at, CINT_STATE_UNREPRESENTABLE);
+    sc->arenas = rt_alloc_zero(ctx, (size_t)count * sizeof(rt_arena));
+    if (sc->arenas == NULL) return no_room(r, sc, at);
+    sc->arena_cap = (size_t)count;
+    uint32_t modules = 0;
+    for (uint32_t j = 0; j < (uint32_t)count; j++) {
+        rt_arena *a = &sc->arenas[j];
+        const rt_arena *pa = NULL;
+        size_t entry = r->pos;
+        uint64_t aid, origin;
+        uint32_t k, payload = 0;
+        int64_t offset = 0;
+        if (!rd_le(r, 8, &aid)) return false;
+        if (aid == 0 || aid <= last) return bad(r, entry);
+        last = aid;
+        at = r->pos;
+        if (!rd_le(r, 1, &origin)) return false;
+        if (origin == 0) {
+            k = container_of(ctx, CINT_CONTAINER_ARENA, aid);
+            if (!rd_container_name(ctx, r, k, entry)) return false;
+            a->parent = UINT32_MAX;
+            modules++;
+        } else if (origin == 1) {
+            size_t pat = r->pos;
+            uint64_t pid;
+            if (!rd_le(r, 8, &pid)) return false;
+            uint32_t lo = 0, hi = j; /* the rows before this one, by increasing id */
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2u;
+                if (sc->arenas[mid].id < pid) lo = mid + 1u;
+                else hi = mid;
+            }
+            if (lo == j || sc->arenas[lo].id != pid) return bad(r, pat);
+            pa = &sc->arenas[lo];
+            a->parent = lo;
+            k = pa->root;
+            size_t oat = r->pos;
+            if (!rd_i64(r, &offset)) return false;
+            if (offset < 0) return bad(r, oat);
+        } else {
+            return bad(r, at);
+        }
+        if (!rd_container_desc(ctx, r, k, pa == NULL ? CINT_STATE_GLOBALS : CINT_STATE_MALFORMED, &payload))
+            return false;
+        int64_t cap, used;
+        uint64_t gen, retired;
+        at = r->pos;
+        if (!rd_i64(r, &cap)) return false;
+        if (cap < 0) return bad(r, at);
+        if (pa == NULL && cap != ctx->program->containers[k].capacity) return fail(r, at, CINT_STATE_GLOBALS);
+        at = r->pos;
+        if (!rd_i64(r, &used)) return false;
+        if (used < 0 || used > cap) return bad(r, at);
+        at = r->pos;
+        if (!rd_le(r, 8, &gen)) return false;
+        if (gen > GEN_MAX) return bad(r, at);
+        size_t rat = r->pos;
+        if (!rd_le(r, 1, &retired)) return false;
+        if (retired > 1u) return bad(r, rat);
+        a->id = aid;
+        a->root = k;
+        a->offset = offset;
+        a->capacity = cap;
+        a->used = used;
+        a->generation = gen;
+        a->retired = (uint8_t)retired;
+        a->esize = rt_container_elem_size(ctx, &ctx->program->containers[k].elem);
+        if (pa != NULL) {
+            if (pa->retired && !a->retired) return bad(r, rat);
+            a->base = pa->base; /* a retired child's storage is never reached */
+            if (!a->retired) {
+                if (offset > pa->used || cap > pa->used - offset) return bad(r, entry);
+                for (uint32_t o = 0; o < j; o++) {
+                    const rt_arena *s = &sc->arenas[o];
+                    if (s->parent == a->parent && !s->retired && s->offset < offset + cap &&
+                        offset < s->offset + s->capacity)
+                        return bad(r, entry);
+                }
+                a->base = pa->base + offset;
+            }
+        } else {
+            at = r->pos;
+            if ((uint64_t)used > left(r)) return bad(r, at);
+            if (!store_of(ctx, r, sc, k, at)) return false;
+            for (int64_t e = 0; e < used; e++)
+                if (!rd_elem(ctx, r, k, sc->store[k] + e * a->esize, payload)) return false;
+        }
+        sc->arena_count = j + 1u;
+    }
+    if (r->pos != r->len) return bad(r, r->pos);
+    if (modules != na) return fail(r, 0, CINT_STATE_GLOBALS); /* a module arena of the program is missing */
+    sc->max_arena = last;
+    return true;
+}
+
+/* The pool block (all of r; empty when the program has no pool): every module pool of the program by its
+   id, name, element type and capacity, with the rules of cint_abi.arenas_pools.decode_pool_block. */
+static bool rd_pools(cint_ctx *ctx, rd *r, scratch *sc)
+{
+    static const char k_dom[] = "cint-core-1/pools/v1";
+    uint32_t np = count_kind(ctx, CINT_CONTAINER_POOL);
+    if (r->len == 0) return np == 0 ? true : fail(r, 0, CINT_STATE_GLOBALS);
+    if (!rd_expect(r, k_dom, sizeof k_dom - 1u)) return false;
+    size_t at = r->pos;
+    uint64_t count, last = 0;
+    if (!rd_le(r, 8, &count)) return false;
+    if (count == 0 || count > left(r) / 40u) return bad(r, at); /* no pool is written as no bytes */
+    if (np > 0) {
+        sc->pools = rt_alloc_zero(ctx, np * sizeof(rt_pool));
+        if (sc->pools == NULL) return no_room(r, sc, at);
+        sc->pool_rows = np;
+    }
+    for (uint64_t j = 0; j < count; j++) {
+        size_t entry = r->pos;
+        uint64_t pid, nslots, nfree;
+        uint32_t payload = 0;
+        if (!rd_le(r, 8, &pid)) return false;
+        if (pid == 0 || pid <= last) return bad(r, entry);
+        last = pid;
+        uint32_t k = container_of(ctx, CINT_CONTAINER_POOL, pid);
+        if (!rd_container_name(ctx, r, k, entry)) return false;
+        rt_pool *q = &sc->pools[pid - 1u];
+        if (!rd_container_desc(ctx, r, k, CINT_STATE_GLOBALS, &payload)) return false;
+        int64_t cap, retired;
+        at = r->pos;
+        if (!rd_i64(r, &cap)) return false;
+        if (cap < 0) return bad(r, at);
+        if (cap != ctx->program->containers[k].capacity) return fail(r, at, CINT_STATE_GLOBALS);
+        size_t rat = r->pos;
+        if (!rd_i64(r, &retired)) return false;
+        at = r->pos;
+        if (!rd_le(r, 8, &nslots)) return false;
+        if (nslots > (uint64_t)cap || nslots > left(r) / 9u) return bad(r, at);
+        q->id = pid;
+        q->k = k;
+        q->capacity = cap;
+        q->esize = rt_container_elem_size(ctx, &ctx->program->containers[k].elem);
+        size_t n = (size_t)(cap > 0 ? cap : 1);
+        q->gen = rt_alloc_zero(ctx, n * sizeof(uint64_t));
+        q->occ = rt_alloc_zero(ctx, n);
+        q->free = rt_alloc_zero(ctx, n * sizeof(uint64_t));
+        if (q->gen == NULL || q->occ == NULL || q->free == NULL) return no_room(r, sc, at);
+        if (!store_of(ctx, r, sc, k, at)) return false;
+        int64_t vacant = 0;
+        for (uint64_t e = 0; e < nslots; e++) {
+            at = r->pos;
+            if (!rd_le(r, 8, &q->gen[e])) return false;
+            if (q->gen[e] > GEN_MAX) return bad(r, at);
+            uint64_t occ;
+            at = r->pos;
+            if (!rd_le(r, 1, &occ)) return false;
+            if (occ > 1u) return bad(r, at);
+            q->occ[e] = (uint8_t)occ;
+            if (occ == 0) vacant++;
+            else if (!rd_elem(ctx, r, k, sc->store[k] + (int64_t)e * q->esize, payload)) return false;
+        }
+        at = r->pos;
+        if (!rd_le(r, 8, &nfree)) return false;
+        if (nfree > nslots) return bad(r, at);
+        for (uint64_t e = 0; e < nfree; e++) {
+            uint64_t s;
+            at = r->pos;
+            if (!rd_le(r, 8, &s)) return false;
+            if (s >= nslots || q->occ[s] != 0) return bad(r, at); /* 1: occupied, 2: already listed */
+            q->occ[s] = 2u;
+            q->free[e] = s;
+        }
+        for (uint64_t e = 0; e < nfree; e++) q->occ[q->free[e]] = 0u;
+        if (retired != vacant - (int64_t)nfree) return bad(r, rat);
+        q->slots = (int64_t)nslots;
+        q->free_count = (int64_t)nfree;
+        q->retired = retired;
+    }
+    if (r->pos != r->len) return bad(r, r->pos);
+    if (count != np) return fail(r, 0, CINT_STATE_GLOBALS); /* a module pool of the program is missing */
+    sc->max_pool = last;
     return true;
 }
 
@@ -1172,14 +1478,22 @@ static bool rd_state(cint_ctx *ctx, rd *r, scratch *sc, const cint_global_info *
         if (vs != NULL && es > 0)
             for (uint64_t j = 0; j < size; j += es)
                 if (!value_in(vs, b + j, es)) return bad(r, at + (size_t)j);
+        if (g->type.code == CINT_TAG_HANDLE) { /* a handle: its payload checked, its padding 0 */
+            if (!handle_ok(b)) return bad(r, at);
+            put_value(sc->globals + goff, b, (uint32_t)size, true);
+            continue;
+        }
         memcpy(sc->globals + goff, b, (size_t)size);
     }
-    at = r->pos;
-    if (!rd_le(r, 8, &v)) return false;
-    if (v != 0) return bad(r, at); /* arena block */
-    at = r->pos;
-    if (!rd_le(r, 8, &v)) return false;
-    if (v != 0) return bad(r, at); /* pool block */
+    for (int blk = 0; blk < 2; blk++) { /* the arena block, then the pool block */
+        at = r->pos;
+        if (!rd_le(r, 8, &v)) return false;
+        if (v > left(r)) return bad(r, at);
+        rd sub = {r->p + r->pos, (size_t)v, 0, r->base + r->pos, 0, 0};
+        if (!(blk == 0 ? rd_arenas(ctx, &sub, sc) : rd_pools(ctx, &sub, sc)))
+            return fail(r, sub.err_at - r->base, sub.err);
+        r->pos += (size_t)v;
+    }
 
     at = r->pos;
     if (!rd_le(r, 8, &v)) return false;
@@ -1197,6 +1511,9 @@ static bool rd_state(cint_ctx *ctx, rd *r, scratch *sc, const cint_global_info *
         if (*counters[k] == 0) return bad(r, at);
     }
     if (!rd_le(r, 8, &sc->entries)) return false;
+    /* H-19a: each counter above every identifier present (cint_abi.arenas_pools.check_counters) */
+    if (sc->max_arena != 0 && sc->next_arena <= sc->max_arena) return bad(r, buffer_at + 8u);
+    if (sc->max_pool != 0 && sc->next_pool <= sc->max_pool) return bad(r, buffer_at + 16u);
     if (max_id != 0 && sc->next_buffer <= max_id) return bad(r, buffer_at);
     if (!rd_expect(r, k_fuel_model, sizeof k_fuel_model - 1u)) return false;
     if (!rd_presence(r, &sc->has_fault)) return false;
@@ -1220,6 +1537,48 @@ static void scratch_free(cint_ctx *ctx, scratch *sc)
     rt_free(ctx, sc->globals, sc->globals_bytes);
     rt_free(ctx, sc->stack, sc->stack_cap * sizeof(cint_position));
     rt_free(ctx, sc->name, sc->name_cap);
+    rt_free(ctx, sc->arenas, sc->arena_cap * sizeof(rt_arena));
+    for (uint32_t k = 0; k < sc->pool_rows; k++) {
+        rt_pool *q = &sc->pools[k];
+        size_t n = (size_t)(q->capacity > 0 ? q->capacity : 1);
+        rt_free(ctx, q->gen, n * sizeof(uint64_t));
+        rt_free(ctx, q->occ, n);
+        rt_free(ctx, q->free, n * sizeof(uint64_t));
+    }
+    rt_free(ctx, sc->pools, sc->pool_rows * sizeof(rt_pool));
+    if (sc->store != NULL) {
+        for (uint32_t k = 0; k < ctx->program->container_count; k++)
+            rt_free(ctx, sc->store[k], ctx->container_bytes[k]);
+        rt_free(ctx, sc->store, ctx->program->container_count * sizeof(uint8_t *));
+    }
+}
+
+/* The commit of the arena and pool blocks: the scratch's tables and storage replace the context's. */
+static void containers_commit(cint_ctx *ctx, scratch *sc)
+{
+    if (sc->store == NULL) return;
+    rt_free(ctx, ctx->arenas, ctx->arena_cap * sizeof(rt_arena));
+    ctx->arenas = sc->arenas;
+    ctx->arena_cap = sc->arena_cap;
+    ctx->arena_count = sc->arena_count;
+    sc->arenas = NULL;
+    sc->arena_cap = 0;
+    for (uint32_t k = 0; k < sc->pool_rows; k++) { /* the same rows: the program's pools, by id */
+        rt_pool *q = &ctx->pools[k], *s = &sc->pools[k];
+        size_t n = (size_t)(q->capacity > 0 ? q->capacity : 1);
+        rt_free(ctx, q->gen, n * sizeof(uint64_t));
+        rt_free(ctx, q->occ, n);
+        rt_free(ctx, q->free, n * sizeof(uint64_t));
+        *q = *s;
+        s->gen = s->free = NULL;
+        s->occ = NULL;
+    }
+    for (uint32_t k = 0; k < ctx->program->container_count; k++) {
+        if (sc->store[k] == NULL) continue; /* every container is in its block: not reached */
+        rt_free(ctx, ctx->containers[k], ctx->container_bytes[k]);
+        ctx->containers[k] = sc->store[k];
+        sc->store[k] = NULL;
+    }
 }
 
 static cint_status restore_refused(cint_ctx *ctx, uint64_t *detail, uint32_t why, size_t at, uint32_t reason)
@@ -1239,8 +1598,6 @@ cint_status cint_gen_state_restore(cint_ctx *ctx, const uint8_t *data, size_t le
     if (!rt_acquire(ctx)) return CINT_BUSY;
     if (detail != NULL) detail[0] = detail[1] = 0;
     if (data == NULL && len > 0) return restore_refused(ctx, detail, CINT_STATE_MALFORMED, 0, CINT_REFUSAL_CALL);
-    if (ctx->program->container_count != 0)
-        return restore_refused(ctx, detail, CINT_STATE_UNREPRESENTABLE, 0, CINT_REFUSAL_UNSUPPORTED);
     if (ctx->lease_count > 0) { /* freeing leased storage would break the lease (6.3) */
         ctx->refusal = CINT_REFUSAL_LEASED;
         rt_release(ctx);
@@ -1265,9 +1622,19 @@ cint_status cint_gen_state_restore(cint_ctx *ctx, const uint8_t *data, size_t le
         return CINT_RESOURCE;
     }
     if (ctx->globals_bytes > 0) memcpy(sc.globals, ctx->globals, ctx->globals_bytes);
+    if (ctx->program->container_count > 0) {
+        sc.store = rt_alloc_zero(ctx, ctx->program->container_count * sizeof(uint8_t *));
+        if (sc.store == NULL) sc.oom = true;
+    }
     rd r = {data, len, 0, 0, 0, 0};
-    bool good = rd_state(ctx, &r, &sc, order);
+    bool good = !sc.oom && rd_state(ctx, &r, &sc, order);
     free_order(ctx, order);
+    if (sc.oom) {
+        scratch_free(ctx, &sc);
+        ctx->refusal = CINT_REFUSAL_NONE;
+        rt_release(ctx);
+        return CINT_RESOURCE;
+    }
     if (!good) {
         scratch_free(ctx, &sc);
         return restore_refused(ctx, detail, r.err ? r.err : CINT_STATE_MALFORMED, r.err_at,
@@ -1284,6 +1651,7 @@ cint_status cint_gen_state_restore(cint_ctx *ctx, const uint8_t *data, size_t le
     ctx->entries = sc.entries;
     ctx->effects = (uint64_t)sc.effects;
     if (ctx->globals_bytes > 0) memcpy(ctx->globals, sc.globals, ctx->globals_bytes);
+    containers_commit(ctx, &sc);
     memset(&ctx->fault, 0, sizeof ctx->fault);
     ctx->boundary = false;
     if (sc.has_fault) {

@@ -10,6 +10,9 @@
 #   - the exported symbols of each library are exactly those of A-12
 #   - no mutable static data in any object, checked with nm
 #   - the headers compile alone and twice, and refuse a big-endian target
+#   - test_containers (tests/test_containers.c): the arenas, pools and handles of containers.c, their
+#     exact fault records, and the restore of their blocks with a fuzz whose verdicts cint_abi shares
+#     (containers_check.py)
 #   - test_wide: the wide-integer helpers of src/wide.c (forms, comparisons, conversions, decimal text)
 #   - test_runtime again at -O2 with cint_gen_sum's blocks shrunk to 8 elements
 #   - test_state (tests/test_state.c): the canonical state encoder and restore of state.c, with a
@@ -99,6 +102,13 @@ run_mode() { # $1: plain or san
         "$here/test_state.c" -o "$d/test_state"
     "$d/test_state" "$d/states.txt"
     PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" "$here/state_check.py" "$d/states.txt"
+
+    step "[$mode] test_containers (arenas, pools, handles, their fault records and restore, with a fuzz)"
+    "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
+        "$here/test_containers.c" -o "$d/test_containers"
+    "$d/test_containers" "$d/mutants.txt"
+    PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" "$here/containers_check.py" \
+        "$d/mutants.txt"
 
     step "[$mode] test_wide (the I128..I1024 helpers of wide.c)"
     "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \

@@ -163,3 +163,13 @@ def test_bad_flags_refused():
     with pytest.raises(DecodeError) as ei:
         decode_state(_splice(data, ab, bad_ab))
     assert ei.value.rule == "arena retired flag not 0 or 1"
+
+
+def test_present_block_without_containers_refused():
+    """No arena (pool) is written as an empty block, so a block of 0 entries is not the minimal encoding."""
+    st = state()
+    data = encode_state(st)
+    for blk, dom in ((arena_block(st.arenas), DOMAIN_ARENAS_V1), (pool_block(st.pools), DOMAIN_POOLS_V1)):
+        with pytest.raises(DecodeError) as ei:
+            decode_state(_splice(data, blk, frame(dom) + u64(0)))
+        assert ei.value.rule == "IM-148 empty block not minimal"

@@ -1,5 +1,5 @@
 """`format(buf, "...")`, `utf8(bytes)` and `swap(a, b)` (SPEC-04P.1 LS-216, LS-217, LS-106, LS-145, LS-253;
-docs/language.md decision 25) on both executors with identical outcomes, and their compile errors."""
+docs/language.md decision 26) on both executors with identical outcomes, and their compile errors."""
 import pytest
 
 from compiler_testkit import both, compile_error, run, where
@@ -341,3 +341,47 @@ def test_format_utf8_swap_in_a_kernel_are_refused():
     err = compile_error("kernel k[m](in U8[m] a, out U8[m] o) over [j: m] {\n    o[j] = a[j];\n"
                         "    U8[2] b;\n    U8[2] c;\n    swap(b, c);\n}\nexport I64 run() { return 0; }\n")
     assert err.code == "C9102"
+
+
+@pytest.mark.clause("SPEC-04 LS-253")
+def test_str_live_across_a_dispatch_is_c5011(tmp_path):
+    kernel = "kernel cp[n](in U8[n] u, out U8[n] o) over [i: n] { o[i] = u[i]; }\n"
+    err = compile_error(kernel + 'export I64 run() {\n    U8[4] f;\n    U8[4] g;\n'
+                        '    Str s = format(g, "ab") catch "";\n    cp(f, g);\n    return len(s);\n}\n')
+    assert err.code == "C5011" and where(err) == (6, 5) and "dispatch" in str(err)
+    ok = kernel + ('export I64 run() {\n    U8[4] f;\n    U8[4] g;\n    Str s = format(f, "ab") catch "";\n'
+                   '    cp(f, g);\n    "{s} {g}\\n";\n    return len(s);\n}\n')
+    both(tmp_path, ok)
+    assert stdout(ok) == b"ab [97, 98, 0, 0]\n"
+
+
+SIZED = """
+void rot[n](inout I64[n] x) {
+    I64[n] a;
+    I64[n] b;
+    copy(a, x);
+    swap(a, b);
+    copy(x, b);
+    b[0] = 9;
+    copy(a, b);
+    swap(a, b);
+    "{a} {b}\\n";
+}
+export I64 run() {
+    I64[3] x = [1, 2, 3];
+    rot(x);
+    return x[2];
+}
+"""
+
+
+@pytest.mark.clause("SPEC-04 LS-145")
+def test_swap_of_arrays_sized_by_one_size_parameter(tmp_path):
+    both(tmp_path, SIZED)
+    assert stdout(SIZED) == b"[9, 2, 3] [9, 2, 3]\n"
+    err = compile_error("export I64 run(I64 n) {\n    I64[n] a;\n    I64[n] b;\n    swap(a, b);\n    return 0;\n}\n")
+    assert err.code == "C9102" and where(err) == (4, 13)
+    err = compile_error("void f() {\n    I64[2] a;\n    I64[2] b;\n    swap(a, b);\n}\n"
+                        "kernel k[m](in I64[m] u, out I64[m] o) over [j: m] {\n    f();\n    o[j] = u[j];\n}\n"
+                        "export I64 run() { return 0; }\n")
+    assert err.code == "C5024" and where(err) == (7, 5)

@@ -22,6 +22,7 @@ pool block::
       occupied U8 (0 or 1), and the element payload when occupied;
       free count U64, then the free list bottom to top (U64 slot each; the last is reused first)
 
+A block that is present holds at least one arena (pool): no containers is the empty block.
 The decoders apply the H-19a rules (ours where SPEC-01P.2 is silent): used <= capacity; a live
 child arena inside its parent's used region, live children of one parent disjoint, a child of a retired
 arena retired; slot counts and free entries below the capacity, free entries distinct and vacant, the
@@ -122,6 +123,8 @@ def decode_arena_block(r: Reader, structs=None) -> List[ArenaState]:
     _domain(r, DOMAIN_ARENAS_V1, "arena domain string not cint-core-1/arenas/v1")
     at = r.pos
     count = r.u64("the arena count")
+    if count == 0:      # a state without arenas has an empty block (no bytes): the minimal encoding
+        raise DecodeError(at, "IM-148 empty block not minimal", "a arena block of 0 arenas is written as no bytes")
     if count * 40 > r.remaining:
         raise DecodeError(at, "IM-148 count larger than the bytes remaining",
                           f"{count} arenas need at least {count * 40} bytes, {r.remaining} remain")
@@ -197,6 +200,8 @@ def decode_pool_block(r: Reader, structs=None) -> List[PoolState]:
     _domain(r, DOMAIN_POOLS_V1, "pool domain string not cint-core-1/pools/v1")
     at = r.pos
     count = r.u64("the pool count")
+    if count == 0:      # a state without pools has an empty block (no bytes): the minimal encoding
+        raise DecodeError(at, "IM-148 empty block not minimal", "a pool block of 0 pools is written as no bytes")
     if count * 40 > r.remaining:
         raise DecodeError(at, "IM-148 count larger than the bytes remaining",
                           f"{count} pools need at least {count * 40} bytes, {r.remaining} remain")

@@ -680,6 +680,10 @@ class Emitter:
                 e = entry(ft)
                 if e is not None:
                     rows.append(("%du" % rid, f, e))
+        for k, info in enumerate(getattr(self.p, "containers", ())):   # a container's scalar elements
+            e = entry(info.elem)
+            if e is not None:
+                rows.append(("CINT_VALUES_CONTAINERS", k, e))
         for k, g in enumerate(self.globals_layout):
             e = entry(g.type)
             if e is not None:
@@ -1346,6 +1350,9 @@ class Emitter:
         KRC.s_reduce(self, s, lines)
 
     def s_Assign(self, s, lines):
+        if getattr(s, "subword", None) is not None:      # `x.byte[k] = v;` (LS-86, Proposed), decision 31
+            from . import proposed_c
+            return proposed_c.subword_write(self, s, lines)
         t = s.place.ty
         if isinstance(t, ArrayType):
             if s.op != "=":
@@ -2303,6 +2310,9 @@ class Emitter:
         return self.qfin("CINT_E_NARROW", ".".join(parts), 1, src, x, "0", dst, form, v, e.span, lines)
 
     def x_Index(self, e, lines):
+        if getattr(e, "subword", None) is not None:      # `x.byte[k]` (LS-85, Proposed), decision 31
+            from . import proposed_c
+            return proposed_c.subword_read(self, e, lines)
         return self.index_lvalue(e, lines)
 
     def index_lvalue(self, e, lines):
@@ -2786,6 +2796,9 @@ class Emitter:
             return "%s.%s[%d]" % (v, "shape" if name == "extent" else "lower", e.dim)
         if name in ("copy", "fill", "equal", "transpose", "reverse"):
             return self.array_builtin(e, name, lines)
+        if name == "wrap_bits":      # LS-83 (Proposed), decision 30
+            from . import proposed_c
+            return proposed_c.wrap_bits(self, e, lines)
         if name in ("format", "utf8", "swap"):
             from . import textops_c
             return textops_c.emit(self, e, lines)
@@ -4122,7 +4135,7 @@ CINTG_UNUSED static int cintg_print_str(cint_ctx *ctx, const cint_fmt_spec *fs, 
         if (cint_gen_print_bytes(ctx, fs->fill, fs->fill_len)) return 1;
     return 0;
 }
-/* utf8(bytes) (docs/language.md decision 25): whether the U8 view holds well-formed UTF-8 (RFC 3629): no
+/* utf8(bytes) (docs/language.md decision 26): whether the U8 view holds well-formed UTF-8 (RFC 3629): no
    overlong form, surrogate, code point above U+10FFFF, truncated or stray sequence. */
 CINTG_UNUSED static int cintg_utf8_valid(const cint_gen_array *a)
 {
@@ -4149,7 +4162,7 @@ CINTG_UNUSED static int cintg_utf8_valid(const cint_gen_array *a)
     }
     return 1;
 }
-/* swap(a, b) of two owned arrays of one type and shape (docs/language.md decision 25): the contents are
+/* swap(a, b) of two owned arrays of one type and shape (docs/language.md decision 26): the contents are
    exchanged byte for byte (both are contiguous row-major storage of their own). */
 CINTG_UNUSED static void cintg_swap(cint_gen_array *a, cint_gen_array *b)
 {

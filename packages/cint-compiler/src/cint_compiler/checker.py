@@ -394,6 +394,10 @@ class Checker(ContainerChecks):
         for it in items:
             if isinstance(it, A.TypeAlias):
                 self.top.names[it.name].type = self.resolve_type(it.target)
+                if it.distinct:      # LS-103 (Proposed), decision 29
+                    from . import proposed_check
+                    self.top.names[it.name].type = proposed_check.distinct_type(
+                        self, it, self.top.names[it.name].type)
         for it in items:
             if isinstance(it, A.StructDecl):
                 self.define_struct_fields(it)
@@ -619,7 +623,8 @@ class Checker(ContainerChecks):
             if f.bits is not None:
                 width = self.bit_width(f, ft)
             if f.default is not None:
-                raise unsupported(f.default.span or f.span, "a field default")
+                from . import proposed_check
+                proposed_check.field_default(self, f, ft, width)     # LS-77 (Proposed), decision 28
             for a in f.attrs:
                 raise unsupported(a.span, "the attribute @%s" % a.name)
             if isinstance(ft, ArrayType) and any(not isinstance(x, int) for x in ft.dims):
@@ -809,9 +814,10 @@ class Checker(ContainerChecks):
         d = g.decl
         if d.mode is not None:
             raise _err("C2051", d.span, "a module-level variable cannot be a view")
-        t = self.resolve_type(d.type) if d.type is not None else None
-        if t is None:
-            raise unsupported(d.span, "`var` declarations")
+        if d.type is None:
+            from . import proposed_check
+            return proposed_check.global_var(self, g)      # LS-105 (Proposed), decision 27
+        t = self.resolve_type(d.type)
         self.storable(t, d.type.span or d.span)
         if isinstance(t, StrType):
             raise _err("C2051", d.span, "a module-level variable cannot have type Str")
@@ -1176,7 +1182,8 @@ class Checker(ContainerChecks):
         if d.mode is not None:
             return self.view_decl(d)
         if d.type is None:
-            raise unsupported(d.span, "`var` declarations")
+            from . import proposed_check
+            return proposed_check.var_decl(self, d)        # LS-105 (Proposed), decision 27
         t = self.resolve_type(d.type, allow_runtime_dims=True)
         self.storable(t, d.type.span or d.span)
         d.resolved = t
@@ -1218,6 +1225,9 @@ class Checker(ContainerChecks):
             textops_check.declared(self, sym, d.init)
 
     def s_Assign(self, s: A.Assign):
+        from . import proposed_check
+        if proposed_check.subword_assign(self, s):     # `x.byte[k] = v;` (LS-86, Proposed), decision 31
+            return
         if isinstance(s.place, A.Name) and s.op == "=" and getattr(self, "_str_info", None):
             self._str_lhs = s.place      # rebinding a Str variable is not a use of it (textops_check.used)
         pt = self.place(s.place)
@@ -1645,7 +1655,8 @@ class Checker(ContainerChecks):
         if s.declare:
             typed = [b for b in s.binds if b.type is not None]
             if not typed:
-                raise unsupported(s.span, "`var` declarations")
+                from . import proposed_check
+                return proposed_check.var_destructure(self, s)     # `var (a, b) = ...` (LS-98, Proposed)
             for b in s.binds:
                 if b.type is None and b.name is not None:
                     raise unsupported(b.span, "a destructuring that mixes declared and existing names")
@@ -1708,6 +1719,8 @@ class Checker(ContainerChecks):
             self.note_gwrite(e)
             return e.ty
         if isinstance(e, A.Index):
+            from . import proposed_check
+            proposed_check.subword_place(self, e)      # other writes to a sub-word: C9102 (decision 31)
             self.expr(e, None)
             root = e.base
             while isinstance(root, (A.Index, A.Member)):
@@ -2860,11 +2873,15 @@ class Checker(ContainerChecks):
                     raise _err("C2062", a.span or e.span, "field `%s` is given twice" % a.name)
                 out[i] = a.value
                 order.append(i)
+        from . import proposed_check
+        proposed_check.fill_defaults(t, out, order)      # LS-77 field defaults (Proposed), decision 28
         e.order = order
         for i, v in enumerate(out):
             if v is None:
                 raise _err("C2020", e.span, "field `%s` of %s is not supplied" % (names[i], t))
         for p, a in zip(params, out):
+            if getattr(a, "is_default", False):
+                continue
             if isinstance(p.type, ArrayType):
                 self.expr(a, p.type)
                 if not isinstance(a.ty, ArrayType) or a.ty.elem != p.type.elem or a.ty.rank != p.type.rank:
@@ -2880,6 +2897,9 @@ class Checker(ContainerChecks):
         return t
 
     def builtin_call(self, e: A.Call, name, expected):
+        if name == "wrap_bits":      # LS-83 (Proposed), decision 30
+            from . import proposed_check
+            return proposed_check.wrap_bits(self, e, expected)
         if name in UNSUPPORTED_BUILTINS:
             raise unsupported(e.span, "the built-in `%s`" % name)
         args = []
@@ -3120,6 +3140,10 @@ class Checker(ContainerChecks):
     # ------------------------------------------------------------------ indexing
 
     def e_Index(self, e: A.Index, expected):
+        from . import proposed_check
+        rt = proposed_check.subword(self, e)      # `x.byte[k]` and friends (LS-85, Proposed), decision 31
+        if rt is not None:
+            return rt
         bt = self.expr(e.base, None)
         if isinstance(bt, (ArenaType, PoolType)):
             return self.container_index(e, bt)

@@ -269,6 +269,9 @@ class Evaluator:
             _from_cells(t.elem, (len(vals),) + tuple(inner_shape), cells)
 
     def x_Index(self, e, env):
+        if getattr(e, "subword", None) is not None:      # `x.byte[k]` (LS-85, Proposed): no step of its own
+            from .proposed_check import subword_bits
+            return subword_bits(self.eval(e.subword_x, env), e.subword[0], e.subword[1])
         if getattr(e, "ckind", None) is not None:
             return self.mem_index(e, env)
         if getattr(e, "view", False):
@@ -458,6 +461,9 @@ class Evaluator:
         try:
             if name in ("copy", "fill", "equal", "transpose", "reverse"):
                 return self.array_builtin(e, name, vals)
+            if name == "wrap_bits":      # LS-83 (Proposed), decision 30: no fault, one step
+                from .proposed_check import wrap_value
+                return wrap_value(vals[0], e.wbits)
             if name in ("abs",):
                 return M.abs_(T, vals[0])
             if name == "min":
@@ -1164,6 +1170,12 @@ class Context(Evaluator, MemoryExec):
         raise AssertionError("not a place")
 
     def s_Assign(self, s, env):
+        if getattr(s, "subword", None) is not None:      # `x.byte[k] = v;` (LS-86, Proposed): cannot fault
+            from .proposed_check import subword_store
+            setter, getter = self.place_ref(s.place.subword_x, env)
+            v = self.eval(s.value, env)
+            setter(subword_store(getter(), v, *s.subword))
+            return
         setter, getter = self.place_ref(s.place, env)
         if s.op == "=":
             v = self.eval(s.value, env)

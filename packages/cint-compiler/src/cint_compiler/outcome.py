@@ -101,7 +101,7 @@ def run_case(ci_path: Path, root: Optional[Path], *, entry: Optional[str] = None
         if len(params) != len(argv):
             return CaseOutcome("refused", reason="entry %s takes %d arguments" % (target.decl.name, len(params)))
         for p, (t, _) in zip(params, argv):
-            if p.type != t:
+            if p.type != t and getattr(p.type, "repr_type", None) != t:      # a distinct type: its representation
                 return CaseOutcome("refused", reason="argument of type %s for a parameter of type %s" % (t, p.type))
     if executor == "cpu":
         from .backend_c import Unsupported

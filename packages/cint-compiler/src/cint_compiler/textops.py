@@ -1,5 +1,5 @@
 """The reference executor's `format(buf, "...")`, `utf8(bytes)` and `swap(a, b)` (SPEC-04P.1 LS-216, section 6.8;
-docs/language.md decision 25). ``ex`` is the interp Context; cpu-c17 does the same in textops_c.
+docs/language.md decision 26). ``ex`` is the interp Context; cpu-c17 does the same in textops_c.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """cpu-c17 code for `format(buf, "...")`, `utf8(bytes)` and `swap(a, b)` (SPEC-04P.1 LS-216, section 6.8;
-docs/language.md decision 25), byte for byte the outcomes of textops (the reference executor). ``em`` is the
+docs/language.md decision 26), byte for byte the outcomes of textops (the reference executor). ``em`` is the
 backend_c emitter.
 """
 
@@ -16,7 +16,7 @@ def emit(em, e, lines):
         lines.append("cintg_swap(&(%s), &(%s));" % (a, b))
         return "0"
     u = em.tmp(em.ctype(e.ty, e.span), lines)
-    tag = e.ty.errset.values and 1
+    tag = e.ty.errset.tag_of(e.ty.errset.values[0])      # capacity or invalid: tag 1
     if name == "utf8":
         v = em.tmp("cint_gen_array", lines, em.expr(e.argv[0], lines))
         lines.append("if (cintg_utf8_valid(&%s)) { %s.value = %s; %s.value.perm = CINT_VIEW_READ; } "

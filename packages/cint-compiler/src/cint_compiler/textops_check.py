@@ -3,7 +3,7 @@ derivation of Str values (LS-106): which variables' storage a Str views, so that
 returned (C2051) or kept past the block of its storage (C2051), and is not used after a `swap` or a dispatch of
 that storage (LS-253, C5011).
 
-The checker calls the functions here from small hooks; ``ck`` is the Checker. docs/language.md decision 25.
+The checker calls the functions here from small hooks; ``ck`` is the Checker. docs/language.md decision 26.
 """
 
 from __future__ import annotations

@@ -354,6 +354,29 @@ ALLOC_ERROR = ErrorSetType("AllocError", U16, [("AllocError", "full")])
 
 
 # The built-in error sets of SPEC-04 LS-21 for format (LS-216) and utf8 (section 6.8): `FormatError { capacity }`
-# and `Utf8Error { invalid }`, underlying U16, tags from 1 (docs/language.md decision 25).
+# and `Utf8Error { invalid }`, underlying U16, tags from 1 (docs/language.md decision 26).
 FORMAT_ERROR = ErrorSetType("FormatError", U16, [("FormatError", "capacity")])
 UTF8_ERROR = ErrorSetType("Utf8Error", U16, [("Utf8Error", "invalid")])
+
+
+@dataclass(frozen=True, eq=False)
+class DistinctIntType(IntType):
+    """`type Meters = distinct I64;` (SPEC-04 LS-103, Proposed; docs/language.md decision 29): a nominal
+    integer type with the representation of its target.  It compares by qualified name, so it mixes with
+    no other type without `as`; `name()`, `token` and `tag` stay those of the representation, which is
+    what run-time texts (fault operands, results, state lines) show; `str()` is the declared name."""
+
+    qname: str = ""
+
+    def __eq__(self, other):
+        return isinstance(other, DistinctIntType) and other.qname == self.qname
+
+    def __hash__(self):
+        return hash(("distinct", self.qname))
+
+    def __str__(self) -> str:
+        return "%s (distinct %s)" % (self.qname.rsplit(".", 1)[-1], self.name())
+
+    @property
+    def repr_type(self) -> IntType:
+        return IntType(self.signed, self.bits)

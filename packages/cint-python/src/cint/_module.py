@@ -488,6 +488,9 @@ class Context:
             own = self._module._global_types()
             theirs = {n: type_name(d) for n, d, _ in cp.state.globals}
             diff = sorted(set(own.items()) ^ set(theirs.items()))
+            if not diff and (cp.state.arenas or cp.state.pools or self._module._program.contents.container_count):
+                return head + ("its module arenas or pools are not this program's by identifier, name, element "
+                               "type or capacity (byte %d of the state)" % at)
             return head + "its module variables are not this program's (byte %d of the state): %s" % (
                 at, ", ".join("%s has %s %s" % ("the program" if own.get(n) == t else "the checkpoint", n, t)
                               for n, t in diff) or "their order differs")
