@@ -385,3 +385,15 @@ def test_swap_of_arrays_sized_by_one_size_parameter(tmp_path):
                         "kernel k[m](in I64[m] u, out I64[m] o) over [j: m] {\n    f();\n    o[j] = u[j];\n}\n"
                         "export I64 run() { return 0; }\n")
     assert err.code == "C5024" and where(err) == (7, 5)
+
+
+def test_byte_string_literal_binds_an_in_u8_parameter(tmp_path):
+    # a b"..." argument is a read-only view of its bytes with its static extent, as a string literal is
+    src = '''
+I64 weigh(in U8[_] b) { return len(b) * 100 + (b[1] as I64); }
+I64 tally[k](in U8[k] b) { return k; }
+export I64 run() { return weigh(b"a\\x05c") + tally(b"xy"); }
+'''
+    assert "return I64 307" in both(tmp_path, src)
+    err = compile_error('void poke(inout U8[_] b) { b[0] = 1; }\nexport I64 run() { poke(b"ab"); return 0; }\n')
+    assert err.code == "C2067" and where(err) == (2, 25)

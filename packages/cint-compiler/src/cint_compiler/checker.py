@@ -2663,10 +2663,10 @@ class Checker(ContainerChecks):
         if getattr(a, "is_default", False):
             return
         pt = p.type
-        if isinstance(pt, ArrayType) and isinstance(a, A.StrLit) and not a.is_bytes and pt.elem == U8 \
+        if isinstance(pt, ArrayType) and isinstance(a, A.StrLit) and pt.elem == U8 \
                 and pt.rank == 1 and p.info not in ("inout", "out"):
-            # a string literal binds an `in U8[...]` parameter as a read-only view of its UTF-8 bytes
-            # (SPEC-09 BOOT-02), with its static extent
+            # a string or byte-string literal binds an `in U8[...]` parameter as a read-only view of its
+            # bytes (SPEC-09 BOOT-02), with its static extent
             self.expr(a, None)
             data = b"".join(x.encode("utf-8") if isinstance(x, str) else x for x in a.parts)
             a.ty = ArrayType(U8, (len(data),))
@@ -2758,6 +2758,9 @@ class Checker(ContainerChecks):
             raise _err("C2067", span, "a read-only argument cannot be bound to a writable parameter")
         if isinstance(root, A.Name) and root.ref.kind == "const":
             raise _err("C2067", span, "a constant cannot be bound to a writable parameter")
+        if isinstance(root, A.StrLit):
+            raise _err("C2067", span, "a literal is read-only: it cannot be bound to a writable parameter; "
+                       "declare an array initialized from it and pass that")
         if self.foreign(root):
             raise _err("C2067", a.span, "a module variable of an imported module cannot be bound to a writable "
                        "parameter (LS-227)")
@@ -3603,6 +3606,8 @@ class Checker(ContainerChecks):
             return getattr(e, "ref", None) is not None and e.ref.kind == "const" and not isinstance(e.ty, ArrayType)
         if isinstance(e, (A.TypeMember, A.DotName)):
             return e.cval is not NOTCONST
+        if isinstance(e, A.Index) and getattr(e, "subword", None) is not None:
+            return self.is_const(e.subword_x)      # `C.byte[k]` of a constant (decision 31)
         if isinstance(e, A.Member):
             return getattr(e, "mkind", None) == "const" or (getattr(e, "mkind", None) == "raw" and self.is_const(e.base))
         if isinstance(e, A.Paren):

@@ -256,7 +256,7 @@ def build_parser():
         p.add_argument("--root", default=None, help="source root: positions are relative to it (default: the file's folder)")
         if runs:
             p.add_argument("--executor", default="ref", choices=["ref", "cpu"],
-                           help="ref: the reference interpreter cpu-sir-interp (cpu: cpu-c17, not in this build)")
+                           help="ref: the reference interpreter cpu-sir-interp; cpu: cpu-c17, the program compiled to C17")
             p.add_argument("--fuel", type=_fuel_arg, default=None, help="fuel allowance of the entry (default: none)")
             p.add_argument("--depth", type=int, default=256, help="call-depth limit of the entry (default 256)")
 
