@@ -277,7 +277,7 @@ def case_variants(ci_path: Union[str, Path], root: Union[str, Path]) -> list[Var
     """
     ci_path = Path(ci_path)
     base = _module_relative(ci_path, Path(root))
-    header = parse_header(ci_path.read_text(encoding="utf-8"))
+    header = parse_header(_header_text(ci_path))
     stem = ci_path.name[: -len(".ci")]
     if len(header.entries) == 1:
         expect = ci_path.with_name(stem + ".cintc.expect")
@@ -290,6 +290,13 @@ def case_variants(ci_path: Union[str, Path], root: Union[str, Path]) -> list[Var
     ]
 
 
+def _header_text(path: Path) -> str:
+    """The text of a case file for reading its header: a leading byte-order mark is dropped and bytes that
+    are not UTF-8 are replaced, since a diagnostic case may hold exactly such bytes (C1002, LS-4); the
+    compiler itself reads the raw bytes."""
+    return Path(path).read_bytes().decode("utf-8-sig", errors="replace")
+
+
 def find_cases(root: Union[str, Path]) -> list[Path]:
     """Every `.ci` file under `root` whose header names a case, in path order.
 
@@ -298,6 +305,6 @@ def find_cases(root: Union[str, Path]) -> list[Path]:
     root = Path(root)
     found = []
     for path in sorted(root.rglob("*.ci"), key=lambda p: p.relative_to(root).as_posix()):
-        if parse_header(path.read_text(encoding="utf-8")).case is not None:
+        if parse_header(_header_text(path)).case is not None:
             found.append(path)
     return found
