@@ -226,3 +226,14 @@ def test_every_upstream_expect_file_reads_back():
         assert fields[1] == ("clause", v.header.clause)
         assert expect_format(fields) in (1, 2, 3, 4)
         assert compare_expect(text, text) is None
+
+
+def test_a_case_that_starts_with_a_byte_order_mark_or_bad_bytes_is_found(tmp_path):
+    # a diagnostic case may begin with EF BB BF (C1002) or hold bytes that are not UTF-8; its header still counts
+    (tmp_path / "diag").mkdir()
+    bom = tmp_path / "diag" / "bom.ci"
+    bom.write_bytes(b"\xef\xbb\xbf// case: diag/bom\n// entry: run; args: none\nexport I64 run() { return 0; }\n")
+    bad = tmp_path / "diag" / "bad.ci"
+    bad.write_bytes(b"// case: diag/bad\n// entry: run; args: none\n// \xff\xfe\n")
+    assert find_cases(tmp_path) == [bad, bom]
+    assert [v.case_id for v in case_variants(bom, tmp_path)] == ["diag/bom"]
