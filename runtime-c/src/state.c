@@ -7,10 +7,13 @@
 
    What a restore keeps and drops (docs/runtime.md): every registration of the context ends,
    borrowed memory and buffers made by cint_buffer_create alike (the context owns no registered
-   memory: arenas and pools hold no state in this slice), and storage the runtime made is freed;
+   memory: arena and pool storage is never registered), and storage the runtime made is freed;
    the checkpoint's registrations are dropped too, and the next buffer, arena and pool
    identifiers become the greater of the checkpoint's and the context's, so no identifier is
-   issued twice (M-11, M-11a). A live lease makes the restore CINT_BUSY (reason LEASED). */
+   issued twice (M-11, M-11a). A live lease makes the restore CINT_BUSY (reason LEASED). The arena
+   and pool blocks (rd_arenas, rd_pools: cint_abi.arenas_pools' H-19a rules, and the program's own
+   containers by id, name, element type and capacity) are read into new tables and storage that
+   replace the context's at the commit (containers_commit). */
 #include <stdlib.h>
 
 #include "rt_internal.h"
@@ -231,10 +234,12 @@ static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint
     cint_type et = {t->storage, q ? t->reserved0 : 0u, 0u, q ? t->frac : 0u, 0u, 0u, 0u};
     uint8_t ed[4];
     uint32_t es = 0, en = 0;
+    bool hd = t->storage == CINT_TAG_HANDLE; /* handles: 32-byte cint_handle elements, 29-byte payloads */
     if ((!q && (t->reserved0 != 0 || t->frac != 0)) || t->reserved1 != 0 || t->record_id != 0 ||
         t->reserved2 != 0 || (en = scalar_desc(&et, ed, &es)) != (q ? 4u : 1u) ||
-        (es > 8u && !(et.code >= CINT_TAG_I128 && et.code <= CINT_TAG_I1024)))
+        (es > 8u && !hd && !(et.code >= CINT_TAG_I128 && et.code <= CINT_TAG_I1024)))
         return 0;
+    uint32_t stride = hd ? (uint32_t)sizeof(cint_handle) : es;
     if (g->offset > ctx->globals_bytes || ctx->globals_bytes - g->offset < 8u) return 0;
     const uint8_t *h = ctx->globals + g->offset;
     uint64_t rank = 0;
@@ -254,10 +259,10 @@ static uint32_t global_desc(const cint_ctx *ctx, const cint_global_info *g, uint
         memcpy(d + n, h + 8u + 8u * k, 8u);
         n += 8u;
     }
-    if (count > (M64 - 8u * (rank + 1u)) / es || g->bytes != 8u * (rank + 1u) + count * es) return 0;
+    if (count > (M64 - 8u * (rank + 1u)) / stride || g->bytes != 8u * (rank + 1u) + count * stride) return 0;
     *off = g->offset + 8u * (rank + 1u);
     *payload = count * es;
-    *esize = es;
+    *esize = stride;
     return n;
 }
 
@@ -459,6 +464,8 @@ static cint_status state_write(cint_ctx *ctx, wsink *s)
             for (uint64_t j = 0; j < count; j++) w_record(ctx, s, g->type.record_id, v + j * es);
         } else if (d[0] == CINT_TAG_BOOL || (d[0] == CINT_TAG_ARRAY && d[1] == CINT_TAG_BOOL))
             for (uint64_t j = 0; j < size; j++) w_le(s, v[j] != 0 ? 1u : 0u, 1);
+        else if (g->type.code == CINT_TAG_ARRAY && g->type.storage == CINT_TAG_HANDLE)
+            for (uint64_t j = 0; j < size / 29u; j++) w_put(s, v + j * es, 29u); /* each element's payload */
         else w_put(s, v, size);
     }
     free_order(ctx, order);
@@ -1468,6 +1475,15 @@ static bool rd_state(cint_ctx *ctx, rd *r, scratch *sc, const cint_global_info *
             uint64_t count = one ? size / one : 0u;
             for (uint64_t j = 0; j < count; j++)
                 if (!rd_record(ctx, r, g->type.record_id, sc->globals + goff + j * es)) return false;
+            continue;
+        }
+        if (g->type.code == CINT_TAG_ARRAY && g->type.storage == CINT_TAG_HANDLE) {
+            for (uint64_t j = 0; j < size / 29u; j++) { /* each element's payload into its cint_handle */
+                at = r->pos;
+                if (!take(r, 29u, &b)) return false;
+                if (!handle_ok(b)) return bad(r, at);
+                put_value(sc->globals + goff + j * es, b, 29u, true);
+            }
             continue;
         }
         if (!take(r, (size_t)size, &b)) return false;

@@ -34,6 +34,7 @@ const char *rt_type_suffix(uint32_t tag)
     case CINT_TAG_U32: return "u32";
     case CINT_TAG_U64: return "u64";
     case CINT_TAG_STRUCT: return "struct";
+    case CINT_TAG_HANDLE: return "handle"; /* an array of handles (ours: types.py HandleType.token) */
     default: return "unknown";
     }
 }

@@ -262,3 +262,147 @@ I64 run() {
 """
     text = both(tmp_path, src, files={"lib/cfg.ci": lib})
     assert "return I64 50" in text
+
+
+# ------------------------------------------------------------------ wrap_bits (LS-83)
+
+WRAP = """struct St { U16 mode : 3; I16 trim : 12; }
+I64 run() {
+    St s;
+    I64 v = 3000;
+    s.trim = wrap_bits(3000, 12);
+    I8 b = 127;
+    I32 n = -5000;
+    "{wrap_bits(v, 12)} {s.trim} {wrap_bits(b, 4)} {wrap_bits(n, 8)} {wrap_bits(n, 32)} {wrap_bits(v, 1)} {wrap_bits(-1, 64)}\\n";
+    return wrap_bits(v, 12) + wrap_bits(-2049, 12);
+}
+const I64 K = wrap_bits(4095, 12);
+I64 kconst() { return K; }
+"""
+
+
+def test_wrap_bits(tmp_path):
+    o = run(WRAP)
+    assert o.kind == "value" and o.value == 951
+    assert out(o) == "-1096 -1096 -1 120 -5000 0 -1\n"
+    both(tmp_path, WRAP)
+    assert value(WRAP, entry="kconst") == -1
+
+
+def test_wrap_bits_in_a_kernel(tmp_path):
+    src = """kernel k[n](in I32[n] a, out I32[n] o) over [i: n] { o[i] = wrap_bits(a[i], 4) + a[i] * 1000; }
+I64 run() {
+    I32[3] a = [7, 8, 3000000];
+    I32[3] o;
+    k(a, o);
+    return o[0] as I64;
+}
+"""
+    text = both(tmp_path, src)
+    assert "fault.code E_OVERFLOW" in text       # the third work-item; the step ordinal counts wrap_bits
+
+
+@pytest.mark.parametrize("src, code, pos", [
+    ("I64 run() { U32 v = 1; return wrap_bits(v, 4) as I64; }", "C2103", (1, 31)),
+    ("I64 run() { I8 v = 1; return wrap_bits(v, 9) as I64; }", "C2003", (1, 43)),
+    ("I64 run() { I8 v = 1; return wrap_bits(v, 0) as I64; }", "C2003", (1, 43)),
+    ("I64 run() { I64 v = 1; I64 w = 3; return wrap_bits(v, w); }", "C6004", (1, 55)),
+    ("I64 run() { I64 v = 1; return wrap_bits(v); }", "C2022", (1, 31)),
+    ("I64 run() { I128 v = 1; return wrap_bits(v, 3) as I64; }", "C9102", (1, 32)),
+    ("I64 run() { Bool v = true; return wrap_bits(v, 3) as I64; }", "C2103", (1, 35)),
+])
+def test_wrap_bits_diagnostics(src, code, pos):
+    err = compile_error(src)
+    assert err.code == code and where(err) == pos, (err.code, where(err), str(err))
+
+
+# ------------------------------------------------------------------ sub-word access (LS-85, LS-86)
+
+SUBWORD = """struct S { I32 v; U8[2] byte; }
+const U32 C = 0x1234;
+const U8 B = C.byte[1];
+I64 run() {
+    U32 w = 0x1234_5678;
+    "{w.byte[0]:#x} {w.bits[28..32]:#x}\\n";
+    w.lanes(U16)[1] = 0xBEEF;
+    "{w:#x}\\n";
+    I16 n = -2;
+    "{n.byte[0]} {n.byte[1]} {n.bits[0..16]} {n.bits[1..=3]} {n.lanes(U8)[1]}\\n";
+    n.byte[1] = 0x7F;
+    "{n}\\n";
+    n.byte[1] = 0x80;
+    "{n}\\n";
+    I64 m = 0;
+    m.lanes(U32)[1] = 0x8000_0000;
+    "{m} {m.bits[63..64]} {m.lanes(U64)[0]}\\n";
+    S s = S(-1, [1, 2]);
+    s.v.byte[3] = 0;
+    s.byte[0] = 9;
+    I32[2] arr = [5, 6];
+    arr[1].byte[0] = 255;
+    "{s.v} {s.byte[0]} {arr[1]} {arr[1].byte[0]} {B}\\n";
+    return (w.byte[3] as I64) + (n.byte[0] as I64);
+}
+"""
+
+
+def test_subword_reads_and_writes(tmp_path):
+    o = run(SUBWORD)
+    assert o.kind == "value" and o.value == 444
+    # the LS-86 example: 0x78 0x1, then 0xbeef5678
+    assert out(o) == ("0x78 0x1\n0xbeef5678\n254 255 65534 7 255\n32766\n-32514\n"
+                      "-9223372036854775808 1 9223372036854775808\n16777215 9 255 255 18\n")
+    both(tmp_path, SUBWORD)
+
+
+def test_subword_of_distinct_and_index_fault_order(tmp_path):
+    src = """type M = distinct I32;
+I64 run() {
+    M x = -1;
+    x.byte[3] = 0x7F;
+    I32[2] a;
+    I64 i = 2;
+    a[i].byte[0] = 1;        // the element's index check faults; nothing is stored
+    return x as I64;
+}
+"""
+    text = both(tmp_path, src)
+    assert "fault.code E_BOUNDS" in text and "fault.position p.ci:7:6" in text
+
+
+@pytest.mark.parametrize("src, code, pos", [
+    ("I64 run() { U32 w = 1; I64 k = 1; return w.byte[k] as I64; }", "C9102", (1, 49)),
+    ("I64 run() { U32 w = 1; return w.byte[4] as I64; }", "C9102", (1, 38)),
+    ("I64 run() { U32 w = 1; return w.bits[0..33] as I64; }", "C9102", (1, 31)),
+    ("I64 run() { U32 w = 1; return w.bits[3..3] as I64; }", "C9102", (1, 31)),
+    ("I64 run() { U32 w = 1; w.bits[0..4] = 3; return 0; }", "C9102", (1, 24)),
+    ("I64 run() { U32 w = 1; w.byte[0] += 3; return 0; }", "C9102", (1, 24)),
+    ("I64 run() { U32 w = 1; w.byte[0]++; return 0; }", "C9102", (1, 24)),
+    ("I64 run() { U32 w = 1; w.byte[0] = 300; return 0; }", "C2003", (1, 36)),
+    ("I64 run() { U32 w = 1; U16 h = 3; w.byte[0] = h; return 0; }", "C2001", (1, 47)),
+    ("I64 run() { U32 w = 1; return w.lanes(U64)[0] as I64; }", "C2103", (1, 39)),
+    ("I64 run() { U32 w = 1; return w.lanes(I16)[0] as I64; }", "C9102", (1, 39)),
+    ("I64 run() { I128 w = 1; return w.byte[0] as I64; }", "C9102", (1, 32)),
+    ("I64 run() { Bool b = true; return b.byte[0] as I64; }", "C3005", (1, 37)),
+    ("I64 f(in U32 w) { w.byte[0] = 1; return 0; }", "C2060", (1, 19)),
+    ("struct St { I16 trim : 12; }\nI64 run() { St s; s.trim.byte[0] = 1; return 0; }", "C9102", (2, 19)),
+])
+def test_subword_diagnostics(src, code, pos):
+    err = compile_error(src)
+    assert err.code == code and where(err) == pos, (err.code, where(err), str(err))
+
+
+def test_var_in_kernels_and_loops(tmp_path):
+    src = """I32 twice(I32 x) { var y = x * 2; return y; }
+kernel k[n](in I32[n] a, out I32[n] o) over [i: n] { var t = twice(a[i]); o[i] = t + 1; }
+I64 run() {
+    I32[3] a = [1, 2, 3];
+    I32[3] o;
+    k(a, o);
+    var s = 0;
+    for (I64 i = 0; i < 3; i++) { var e = o[i] as I64; s += e; }
+    return s;
+}
+"""
+    text = both(tmp_path, src)
+    assert "return I64 15" in text

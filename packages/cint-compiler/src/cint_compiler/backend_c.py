@@ -441,7 +441,8 @@ class Emitter:
                 # a header (U64 rank, I64 extents) that the canonical state reads (state.c global_desc), then
                 # the elements row-major; each function reads it through a view (gview)
                 et = t.elem
-                if not (isinstance(et, (BoolType, EnumType, ErrorSetType, IntType, StructType, FixedType))):
+                if not (isinstance(et, (BoolType, EnumType, ErrorSetType, IntType, StructType, FixedType,
+                                        HandleType))):
                     raise refuse(g.span, "a module-level array of %s" % et)
                 # a struct with bit fields: its records lie in their C layout (each field whole), which a
                 # storage row of the record layout table describes for state.c (storage_row)
@@ -1279,7 +1280,7 @@ class Emitter:
 
     def alloc_array(self, name, elem, rank, shp, at, span=None):
         """The statement that allocates local array `name` (zero-filled) of shape `shp` in the frame arena."""
-        if isinstance(elem, StructType) or wide(elem):      # an element size the runtime's A-13a table lacks
+        if isinstance(elem, (StructType, HandleType)) or wide(elem):   # an element size A-13a's table lacks
             return "if (cintg_local_array(ctx, %s, &%s, %s, (int64_t)sizeof(%s), %du, %s)) goto fail;" % (
                 at, name, self.elem_type(elem, span), self.ctype(elem, span), rank, shp)
         return "if (cint_gen_local_array(ctx, %s, &%s, %s, %du, %s)) goto fail;" % (

@@ -203,7 +203,7 @@ def wrap_bits(ck, e: A.Call, expected):
         raise _err("C2103", e.span, "`wrap_bits` is defined on signed integer types, not %s (an unsigned value "
                    "wraps with a mask, LS-83)" % T)
     if T.bits > 64:
-        raise _unsupported(e.span, "`wrap_bits` on %s" % T)
+        raise _unsupported(A.first_span(e), "`wrap_bits` on %s" % T)
     from .types import I64
     ck.expr(w, I64)
     if not isinstance(w.ty, IntType):
@@ -271,24 +271,24 @@ def subword(ck, e, write=False):
     if not isinstance(xt, IntType):
         return None
     if xt.bits > 64:
-        raise _unsupported(e.span, "sub-word access to %s (I8..I64, U8..U64 only)" % xt)
+        raise _unsupported(A.first_span(e), "sub-word access to %s (I8..I64, U8..U64 only)" % xt)
     if write:
         ck.place(x)
         if ck.fn is not None and ck.fn.kind == "kernel":
-            raise _unsupported(e.span, "assigning to a sub-word in a kernel")
+            raise _unsupported(A.first_span(e), "assigning to a sub-word in a kernel")
         if getattr(x, "bitfield", None) is not None:
-            raise _unsupported(e.span, "assigning to a sub-word of a bit field")
+            raise _unsupported(A.first_span(e), "assigning to a sub-word of a bit field")
     w = xt.bits
     item = e.items[0]
     if kind == "bits":
         if not isinstance(item, A.SliceItem) or item.lo is None or item.hi is None or item.step is not None:
             raise _err("C1050", e.span, "`.bits` takes a range `lo..hi` (LS-85)")
         if write:
-            raise _unsupported(e.span, "assigning to `.bits[lo..hi]` (its E_NARROW record is not specified)")
+            raise _unsupported(A.first_span(e), "assigning to `.bits[lo..hi]` (its E_NARROW record is not specified)")
         lo = _const_index(ck, item.lo, "a bit position")
         hi = _const_index(ck, item.hi, "a bit position") + (1 if item.inclusive else 0)
         if not 0 <= lo < hi <= w:
-            raise _unsupported(e.span, "a `.bits` range outside 0 <= lo < hi <= %d (E_BOUNDS at run time; its record "
+            raise _unsupported(A.first_span(e), "a `.bits` range outside 0 <= lo < hi <= %d (E_BOUNDS at run time; its record "
                                "is not specified)" % w)
         rt = INT_TYPES["U%d" % w]
         e.subword = (lo, hi - lo, xt.signed, w)
@@ -327,7 +327,7 @@ def subword_assign(ck, s):
     if _subword_form(s.place) is None:
         return False
     if s.op != "=":
-        raise _unsupported(s.span, "a compound assignment to a sub-word")
+        raise _unsupported(A.first_span(s.place), "a compound assignment to a sub-word")
     rt = subword(ck, s.place, write=True)
     if rt is None:
         return False
@@ -346,7 +346,7 @@ def subword_place(ck, e):
             "struct", "enum", "error", "alias", "func", "kernel"))):
         t = ck.expr(form[1], None)
         if isinstance(t, IntType):
-            raise _unsupported(e.span, "this write to a sub-word (only `x.byte[k] = v;` and `x.lanes(T)[k] = v;`)")
+            raise _unsupported(A.first_span(e), "this write to a sub-word (only `x.byte[k] = v;` and `x.lanes(T)[k] = v;`)")
 
 
 def subword_bits(v: int, shift: int, width: int) -> int:

@@ -348,6 +348,12 @@ class HandleType(Type):
     def name(self) -> str:
         return "Handle(%s%s)" % (self.elem.name(), "[]" if self.run else "")
 
+    @property
+    def token(self) -> str:
+        """The element token of an operation identifier over an array of handles (``index.checked.handle``;
+        ours, IM-130 names none: one spelling whatever T, which cpu-c17's runtime writes too)."""
+        return "handle"
+
 
 # The built-in error set of SPEC-04 LS-21: `AllocError { full }`.
 ALLOC_ERROR = ErrorSetType("AllocError", U16, [("AllocError", "full")])
