@@ -67,15 +67,18 @@ bool rt_containers_init(cint_ctx *ctx)
     return true;
 }
 
+void rt_pool_free_slots(cint_ctx *ctx, rt_pool *q)
+{
+    size_t n = (size_t)(q->capacity > 0 ? q->capacity : 1);
+    rt_free(ctx, q->gen, n * sizeof(uint64_t));
+    rt_free(ctx, q->occ, n);
+    rt_free(ctx, q->free, n * sizeof(uint64_t));
+}
+
 void rt_containers_free(cint_ctx *ctx)
 {
-    for (uint32_t k = 0; k < ctx->pool_count; k++) {
-        rt_pool *q = &ctx->pools[k];
-        size_t n = (size_t)(q->capacity > 0 ? q->capacity : 1);
-        rt_free(ctx, q->gen, n * sizeof(uint64_t));
-        rt_free(ctx, q->occ, n);
-        rt_free(ctx, q->free, n * sizeof(uint64_t));
-    }
+    for (uint32_t k = 0; k < ctx->pool_count; k++)
+        rt_pool_free_slots(ctx, &ctx->pools[k]);
     uint32_t np = 0;
     for (uint32_t k = 0; k < ctx->program->container_count; k++)
         if (ctx->program->containers[k].kind != CINT_CONTAINER_ARENA) np++;

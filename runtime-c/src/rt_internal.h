@@ -235,6 +235,7 @@ typedef struct rt_pool {
 int64_t rt_container_elem_size(const cint_ctx *ctx, const cint_type *t); /* 0: not an element type */
 bool rt_containers_init(cint_ctx *ctx);  /* after the storage is allocated; false: out of room */
 void rt_containers_free(cint_ctx *ctx);
+void rt_pool_free_slots(cint_ctx *ctx, rt_pool *q);  /* a pool row's gen, occ and free arrays */
 
 /* fault.c */
 /* Writes the record of f at at (the first fault of the entry only). */

@@ -1554,13 +1554,8 @@ static void scratch_free(cint_ctx *ctx, scratch *sc)
     rt_free(ctx, sc->stack, sc->stack_cap * sizeof(cint_position));
     rt_free(ctx, sc->name, sc->name_cap);
     rt_free(ctx, sc->arenas, sc->arena_cap * sizeof(rt_arena));
-    for (uint32_t k = 0; k < sc->pool_rows; k++) {
-        rt_pool *q = &sc->pools[k];
-        size_t n = (size_t)(q->capacity > 0 ? q->capacity : 1);
-        rt_free(ctx, q->gen, n * sizeof(uint64_t));
-        rt_free(ctx, q->occ, n);
-        rt_free(ctx, q->free, n * sizeof(uint64_t));
-    }
+    for (uint32_t k = 0; k < sc->pool_rows; k++)
+        rt_pool_free_slots(ctx, &sc->pools[k]);
     rt_free(ctx, sc->pools, sc->pool_rows * sizeof(rt_pool));
     if (sc->store != NULL) {
         for (uint32_t k = 0; k < ctx->program->container_count; k++)

@@ -110,6 +110,27 @@ def _domain(r: Reader, want: str, rule: str):
         raise DecodeError(at, rule, f"{data[:64]!r} is not {want!r}")
 
 
+def _block_count(r: Reader, noun: str) -> int:
+    """The count of a block that is present: at least one entry, each at least 40 bytes."""
+    at = r.pos
+    count = r.u64(f"the {noun} count")
+    if count == 0:      # a state without arenas (pools) has an empty block (no bytes): the minimal encoding
+        raise DecodeError(at, "IM-148 empty block not minimal", f"an empty {noun} block (a count of 0) must be written as no bytes")
+    if count * 40 > r.remaining:
+        raise DecodeError(at, "IM-148 count larger than the bytes remaining",
+                          f"{count} {noun}s need at least {count * 40} bytes, {r.remaining} remain")
+    return count
+
+
+def _next_id(r: Reader, noun: str, k: int, last: int) -> int:
+    """The identifier of entry ``k``: nonzero and above the one before (``last``)."""
+    at = r.pos
+    i = r.u64(f"the identifier of {noun} {k}")
+    if i == 0 or i <= last:
+        raise DecodeError(at, f"{noun} identifiers nonzero and strictly increasing", f"{noun} {i} after {last}")
+    return i
+
+
 def _gen(r: Reader, what: str) -> int:
     at = r.pos
     g = r.u64(what)
@@ -121,22 +142,12 @@ def _gen(r: Reader, what: str) -> int:
 def decode_arena_block(r: Reader, structs=None) -> List[ArenaState]:
     """The arena block's bytes (all of ``r``); the counter rule is check_counters'."""
     _domain(r, DOMAIN_ARENAS_V1, "arena domain string not cint-core-1/arenas/v1")
-    at = r.pos
-    count = r.u64("the arena count")
-    if count == 0:      # a state without arenas has an empty block (no bytes): the minimal encoding
-        raise DecodeError(at, "IM-148 empty block not minimal", "a arena block of 0 arenas is written as no bytes")
-    if count * 40 > r.remaining:
-        raise DecodeError(at, "IM-148 count larger than the bytes remaining",
-                          f"{count} arenas need at least {count * 40} bytes, {r.remaining} remain")
+    count = _block_count(r, "arena")
     out: List[ArenaState] = []
     by_id = {}
     last = 0
     for k in range(count):
-        at = r.pos
-        aid = r.u64(f"the identifier of arena {k}")
-        if aid == 0 or aid <= last:
-            raise DecodeError(at, "arena identifiers nonzero and strictly increasing", f"arena {aid} after {last}")
-        last = aid
+        last = aid = _next_id(r, "arena", k, last)
         at = r.pos
         origin = r.u8(f"the origin of arena {aid}")
         name = parent = None
@@ -198,21 +209,11 @@ def decode_arena_block(r: Reader, structs=None) -> List[ArenaState]:
 
 def decode_pool_block(r: Reader, structs=None) -> List[PoolState]:
     _domain(r, DOMAIN_POOLS_V1, "pool domain string not cint-core-1/pools/v1")
-    at = r.pos
-    count = r.u64("the pool count")
-    if count == 0:      # a state without pools has an empty block (no bytes): the minimal encoding
-        raise DecodeError(at, "IM-148 empty block not minimal", "a pool block of 0 pools is written as no bytes")
-    if count * 40 > r.remaining:
-        raise DecodeError(at, "IM-148 count larger than the bytes remaining",
-                          f"{count} pools need at least {count * 40} bytes, {r.remaining} remain")
+    count = _block_count(r, "pool")
     out: List[PoolState] = []
     last = 0
     for k in range(count):
-        at = r.pos
-        pid = r.u64(f"the identifier of pool {k}")
-        if pid == 0 or pid <= last:
-            raise DecodeError(at, "pool identifiers nonzero and strictly increasing", f"pool {pid} after {last}")
-        last = pid
+        last = pid = _next_id(r, "pool", k, last)
         name = r.utf8(f"the name of pool {pid}")
         elem = read_desc(r, role="element", structs=structs)
         cat = r.pos

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from .encoding import DecodeError, Reader, frame, u32, u64
-from .faultrecord import FaultRecordData, decode_fault_record
+from .faultrecord import decode_fault_record
 from .state import RawPayload, State, decode_state
 
 __all__ = [

@@ -58,6 +58,7 @@ from .encoding import (M64, DecodeError, Reader, _element_size, encode_desc, enc
 
 from .arenas_pools import (ArenaState, PoolState, arena_block, check_counters, decode_arena_block,  # noqa: E402
                            decode_pool_block, pool_block)
+from .arenas_pools import _domain as _expect_text  # noqa: E402
 
 DOMAIN_REGISTRY_V1 = "cint-core-1/registry/v1"
 MAX_RAW_TRIES = 1 << 16        # implementation limit on the record sizes raw_structs tries, all globals together
@@ -150,14 +151,6 @@ def state_hash(st: State) -> bytes:
 
 # ---------------------------------------------------------------------------
 # The strict decoder (H-19a)
-
-def _expect_text(r: Reader, want: str, rule: str) -> None:
-    at = r.pos
-    n = r.length(rule)
-    data = r.take(n, rule)
-    if data != want.encode("ascii"):
-        raise DecodeError(at, rule, f"{data[:64]!r} is not {want!r}")
-
 
 def _decode_registry(r: Reader, structs=None) -> List[Registration]:
     _expect_text(r, DOMAIN_REGISTRY_V1, "registry domain string not cint-core-1/registry/v1")

@@ -23,7 +23,7 @@ from the reference interpreter.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 from cint_abi.symbols import module_symbol, wrapper_symbol
 from . import kernel_reduce_c as KRC
@@ -35,10 +35,20 @@ from .ast import NOTCONST
 from .checker import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of, struct_layout, where_compared, \
     where_constraints
 from .diagnostics import CompileError
-from .types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, IntType,
-                    StrType, StructType, TupleType, Type, Z, FixedType, U8, ArenaType, HandleType, PoolType)
+from .types import (BOOL, VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, IntType, StrType,
+                    StructType, TupleType, Type, FixedType, U8, ArenaType, HandleType, PoolType)
 from .values import EnumValue, ErrorValue
 from .types import SymExtent
+
+
+def _flat_field(ft):
+    """A record field's (element count, element type): an array field counts all its elements (A-14)."""
+    count = 1
+    if isinstance(ft, ArrayType):
+        for x in ft.dims:
+            count *= x
+        ft = ft.elem
+    return count, ft
 
 
 class Unsupported(CompileError):
@@ -771,7 +781,7 @@ class Emitter:
                     pk.append("    %s(p + %d, &d->f_%s%s);" % (p2, off + j * es, fname, sub))
                 continue
             if isinstance(et, StructType):
-                lo, co = {}, {}
+                co = {}
                 ls = struct_layout(et)
                 cs = self.c_layout(et, span, co)[0]
                 if ls[0] != cs or ls[2] != co:
@@ -830,11 +840,7 @@ class Emitter:
             sizes[qn] = "sizeof(%s)" % cname if ls is None else "%du" % ls[0]
             rows = []
             for fname, ft, bits in t.fields:
-                count = 1
-                if isinstance(ft, ArrayType):
-                    for x in ft.dims:
-                        count *= x
-                    ft = ft.elem
+                count, ft = _flat_field(ft)
                 try:
                     ty = self.type_fields(ft)
                 except Unsupported:
@@ -852,11 +858,7 @@ class Emitter:
             sizes[k] = "sizeof(%s)" % cname
             rows = []
             for fname, ft, bits in t.fields:
-                count = 1
-                if isinstance(ft, ArrayType):
-                    for x in ft.dims:
-                        count *= x
-                    ft = ft.elem
+                count, ft = _flat_field(ft)
                 ty = ("CINT_TAG_STRUCT, 0u, 0u, 0u, 0u, %du, 0u" % self.storage_row(ft)
                       if isinstance(ft, StructType) else self.type_fields(ft))
                 rows.append("{{%s, %du, 0u}, {%s}, offsetof(%s, f_%s), 0u, %du}" % (
@@ -1530,7 +1532,6 @@ class Emitter:
         cur = self.tmp("int64_t", lines, lo)
         done = self.tmp("int", lines, "0")
         if step > 0:
-            last = hi if s.inclusive else "%s - 1" % hi
             if not s.inclusive:
                 lines.append("if (%s == INT64_MIN) %s = 1;" % (hi, done))   # empty: hi - 1 would overflow
                 last_v = self.tmp("int64_t", lines, "(%s == INT64_MIN) ? 0 : %s - 1" % (hi, hi))
@@ -1806,7 +1807,6 @@ class Emitter:
     def print_spec(self, p, t, v, fs, lines):
         """One hole under a format specification or conversion, byte for byte fmt.format_value (LS-201 to
         LS-215): the value's sign and magnitude (or its name) handed to the runtime formatter."""
-        from .fmt import FormatSpec
         conv = fs.conv
         d = self.fmt_desc(fs)
 
@@ -1894,13 +1894,12 @@ class Emitter:
         x = self.tmp(self.ctype(t), lines, v)
         n = t.bits // 64
         conv = fs.conv
-        ct = None
         if conv == "bits":
             lines.append("if (cint_fmt_wide(ctx, %s, 0, %s.l, %du, %du)) goto fail;" % (d, x, n, t.bits))
             return
         if conv is not None:                    # !lanes(T): T is U8..U64
             lane = conv[1]
-            lb, ct = lane.bits, CT[(False, lane.bits)]
+            lb = lane.bits
             de = self.fmt_desc(fs.element())
             kk = self.tmp("int", lines, "0")
             lines.append("if (cint_gen_print_bytes(ctx, \"[\", 1u)) goto fail;")
@@ -3433,7 +3432,6 @@ class Emitter:
             self.export_desc(info, ident, info.decl.span)
             if isinstance(info.result, ErrorUnionType):
                 self.errset_desc(info.result.errset)   # harness_main names it; an unexported `main` has none yet
-            body_call = None
         else:
             span = target.span if kind == "test" else self.p.script_span
             block = target.body if kind == "test" else A.Block(self.p.script)

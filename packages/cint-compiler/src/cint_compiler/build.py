@@ -15,7 +15,7 @@ from pathlib import Path
 import cint_runtime
 
 from .backend_c import emit
-from .diagnostics import CompileError, Span
+from .diagnostics import CompileError
 
 
 class BuildError(Exception):

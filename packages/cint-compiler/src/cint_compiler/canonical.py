@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from cint_abi.codes import FAULT_CODES
 from cint_abi.faultrecord import FaultRecordData, encode_fault_record
-from cint_abi.state import State, encode_state, state_hash as _hash
+from cint_abi.state import State, encode_state
 
-from .ast import NOTCONST
 from .types import ArrayType, BoolType, EnumType, ErrorSetType, FixedType, HandleType, IntType, StructType, ZType
-from .values import ArrayValue, EnumValue, ErrorValue, StructValue
+from .values import ArrayValue, EnumValue, ErrorValue
 from .containers import HandleValue
 
 

@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Dict, List, Optional
 
 from . import ast as A
 from . import intmachine as M
 from .diagnostics import CompileError, Span
 from .faults import MachineFault
-from .types import (BOOL, I64, ROUND, ROUND_MODES, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType,
-                    EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType, StrType, StructType,
-                    TupleType, Type, INT_TYPES, fixed_valid, parse_fixed_name, U8, U16, U32, U64, I8, I16, I32)
+from .types import (BOOL, I64, ROUND, ROUND_MODES, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType,
+                    ErrorSetType, ErrorUnionType, FixedType, IntType, StrType, StructType, TupleType, Type, INT_TYPES,
+                    fixed_valid, parse_fixed_name, U8, U16)
 from .values import ArrayValue, EnumValue, ErrorValue, RoundValue, copy_value
 from .containers_check import ContainerChecks, mentions_memory
 from .types import ALLOC_ERROR, ArenaType, HandleType, PoolType

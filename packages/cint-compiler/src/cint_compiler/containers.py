@@ -18,7 +18,7 @@ None of the operations charges fuel.  Faults are the records of the notes: E_BOU
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 from .faults import MachineFault
 from .types import I64, U8, U32, U64, ArenaType, PoolType
@@ -335,15 +335,21 @@ def memory_from_state(program, arenas, pools, next_arena, next_pool, value_in, d
     m = Memory()
     infos = {i.qname: i for i in getattr(program, "containers", ())}
     seen = set()
+
+    def module_info(st, kind):
+        """The program's module arena (pool) that checkpoint entry ``st`` restores, marked seen."""
+        info = infos.get(st.name)
+        if info is None or info.kind != kind or info.id != st.id:
+            raise ValueError("%s %d %r is not a module %s of this program" % (kind, st.id, st.name, kind))
+        if info.capacity != st.capacity or desc_of(info.elem) != st.elem:
+            raise ValueError("%s %r: capacity %d of %s in the checkpoint, %d of %s in the program"
+                             % (kind, st.name, st.capacity, st.elem, info.capacity, desc_of(info.elem)))
+        seen.add(st.name)
+        return info
+
     for st in arenas:
         if st.parent is None:
-            info = infos.get(st.name)
-            if info is None or info.kind != "arena" or info.id != st.id:
-                raise ValueError("arena %d %r is not a module arena of this program" % (st.id, st.name))
-            if info.capacity != st.capacity or desc_of(info.elem) != st.elem:
-                raise ValueError("arena %r: capacity %d of %s in the checkpoint, %d of %s in the program"
-                                 % (st.name, st.capacity, st.elem, info.capacity, desc_of(info.elem)))
-            seen.add(st.name)
+            info = module_info(st, "arena")
             cells = [value_in(info.elem, v, "%s[%d]" % (st.name, k)) for k, v in enumerate(st.contents)]
             cells += [_zero(info.elem) for _ in range(st.capacity - len(cells))]
             a = ArenaObj(st.id, st.name, None, info.elem, st.capacity, Storage(cells), 0)
@@ -357,13 +363,7 @@ def memory_from_state(program, arenas, pools, next_arena, next_pool, value_in, d
         a.used, a.generation, a.retired = st.used, st.generation, st.retired
         m.arenas[st.id] = a
     for st in pools:
-        info = infos.get(st.name)
-        if info is None or info.kind != "pool" or info.id != st.id:
-            raise ValueError("pool %d %r is not a module pool of this program" % (st.id, st.name))
-        if info.capacity != st.capacity or desc_of(info.elem) != st.elem:
-            raise ValueError("pool %r: capacity %d of %s in the checkpoint, %d of %s in the program"
-                             % (st.name, st.capacity, st.elem, info.capacity, desc_of(info.elem)))
-        seen.add(st.name)
+        info = module_info(st, "pool")
         p = PoolObj(st.id, st.name, info.elem, st.capacity)
         for k, (gen, occ, val) in enumerate(st.slots):
             p.slots.append(PoolSlot(gen, occ, value_in(info.elem, val, "%s slot %d" % (st.name, k)) if occ else None))

@@ -15,7 +15,6 @@ executor (:mod:`cint_compiler.containers`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
 
 from . import ast as A
 from .ast import NOTCONST

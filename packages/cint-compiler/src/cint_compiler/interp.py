@@ -23,9 +23,9 @@ from .checker import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
 from .checker import Checker as _Checker
 from .checker import bitfield_fault, bitfield_of, where_failure
 from .faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
-from .types import (BOOL, I64, ROUND, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType, ErrorSetType,
-                    ErrorUnionType, FixedType, IntType, StrType, StructType, Type)
-from .values import ArrayValue, EnumValue, ErrorValue, RoundValue, Storage, StructValue, copy_value
+from .types import (BOOL, I64, ROUND, VOID, ArrayType, BoolType, EnumType, ErrorUnionType, FixedType, IntType,
+                    StructType, Type)
+from .values import ArrayValue, EnumValue, ErrorValue, Storage, StructValue, copy_value
 from .values import LiveStr
 from .containers import NULL_HANDLE, Memory, MemoryExec
 from .types import HandleType
@@ -1126,22 +1126,26 @@ class Context(Evaluator, MemoryExec):
     def s_GlobalDecl(self, s, env):
         self.s_VarDecl(s.decl, env)
 
-    def s_Print(self, s, env):
+    def render_text(self, text, env) -> bytes:
+        """The UTF-8 bytes of an interpolated text (print, format): its parts in order."""
         from . import fmt
         out = []
-        for p in s.text.parts:
+        for p in text.parts:
             if isinstance(p, A.Hole):
                 v = self.eval(p.expr, env)
                 try:
-                    text = fmt.format_value(p.expr.ty, v, p.fspec)
+                    s = fmt.format_value(p.expr.ty, v, p.fspec)
                 except MachineFault as mf:
                     self.fault(mf, p.expr.span)
                 if p.eq:
                     out.append((p.source + "=").encode("utf-8"))
-                out.append(text.encode("utf-8"))
+                out.append(s.encode("utf-8"))
             else:
                 out.append(p.encode("utf-8") if isinstance(p, str) else p)
-        self.emit(b"".join(out))
+        return b"".join(out)
+
+    def s_Print(self, s, env):
+        self.emit(self.render_text(s.text, env))
 
     def place_ref(self, place, env):
         """Evaluate a place's subexpressions and checks; return (setter, getter) (IM-98)."""

@@ -163,7 +163,7 @@ def lex(source: bytes, path: str):
     lx = Lexer(text, path)
     try:
         toks = lx.run()
-    except CompileError as e:
+    except CompileError:
         if char_err is not None and char_err[0] <= lx.err_index:
             raise char_err[1] from None
         raise

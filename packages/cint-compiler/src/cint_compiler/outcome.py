@@ -12,12 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
-from cint_abi.codes import FAULT_NAMES
-
 from .diagnostics import CompileError
 from .driver import Compiled, compile_file
 from .faults import FaultRecord
-from .types import BOOL, INT_TYPES, ArrayType, BoolType, ErrorUnionType, FixedType, IntType, ZType, parse_fixed_name
+from .types import BOOL, INT_TYPES, BoolType, FixedType, IntType, ZType, parse_fixed_name
 
 
 @dataclass

@@ -4,8 +4,6 @@ docs/language.md decision 26). ``ex`` is the interp Context; cpu-c17 does the sa
 
 from __future__ import annotations
 
-from . import ast as A
-from .faults import MachineFault
 from .values import ArrayValue, ErrorValue, LiveStr
 
 
@@ -65,24 +63,10 @@ def run(ex, e, env):
 
 
 def _format(ex, e, env):
-    from . import fmt
     buf: ArrayValue = ex.eval(e.argv[0], env)
     if getattr(buf, "guard", None) is not None:
         ex.mem_guard(buf, e.span)
-    out = []
-    for p in e.argv[1].parts:
-        if isinstance(p, A.Hole):
-            v = ex.eval(p.expr, env)
-            try:
-                text = fmt.format_value(p.expr.ty, v, p.fspec)
-            except MachineFault as mf:
-                ex.fault(mf, p.expr.span)
-            if p.eq:
-                out.append((p.source + "=").encode("utf-8"))
-            out.append(text.encode("utf-8"))
-        else:
-            out.append(p.encode("utf-8") if isinstance(p, str) else p)
-    data = b"".join(out)
+    data = ex.render_text(e.argv[1], env)
     cap = buf.shape[0]
     k = utf8_prefix(data, cap)
     stride = buf.strides[0]

@@ -21,7 +21,7 @@ from cint_replay import outcome as O
 from cint_replay.recorder import Recorder
 from cint_replay.replay import replay as _replay
 
-from ._errors import Busy, ErrorResult, Fault, Faulted, Refused, ResourceError
+from ._errors import ErrorResult, Fault, Faulted, Refused, ResourceError
 
 
 def _desc(t):
