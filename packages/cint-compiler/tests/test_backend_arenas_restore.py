@@ -330,9 +330,8 @@ def test_every_h19a_refusal_leaves_the_context_unchanged(tmp_path, monkeypatch):
             bad = bad[:k] + b"\x02" + bad[k + 1:]
         assert bad != before, name
         if rule is not None:
-            with pytest.raises(DecodeError, match="") as ei:
+            with pytest.raises(DecodeError) as ei:
                 decode_state(bad, two.structs)
-                pytest.fail("cint_abi decoded %s" % name)
             assert ei.value.rule == rule, name
         else:
             decode_state(bad, two.structs)      # well formed: only a restore into this program refuses it
