@@ -350,3 +350,21 @@ def test_random_arrays_agree(tmp_path, builtin):
             expr = "%s(%s)" % (builtin, view)
         src = "export %s run() {\n    %s\n    return %s;\n}\n" % (ret, decl, expr)
         outcome(tmp_path, src, name="r%d" % round_)
+
+
+def test_dot_of_narrow_elements_moves_its_64_bit_partial_sum_on_overflow(tmp_path):
+    # products of I32 extremes are near 2^62: the 64-bit partial sum of the narrow path overflows on the
+    # second addition and must be carried into the exact total (the interpreter is the reference)
+    src = '''
+export I64 run() {
+    I32[5] a = [2_147_483_647, -2_147_483_648, 2_147_483_647, -2_147_483_648, 3];
+    I32[5] b = [2_147_483_647, -2_147_483_648, 2_147_483_647, 2_147_483_647, 5];
+    I128 big = dot(I128, a, b);
+    U32[3] u = [4_294_967_295, 4_294_967_295, 4_294_967_295];
+    I16[3] h = [-32_768, -32_768, 7];
+    "{big} {dot(I128, u, u)} {dot(I64, h, h)}\\n";
+    return dot(I64, a, b);
+}
+'''
+    out = both(tmp_path, src)
+    assert "return I64 9223372030412324881" in out    # exact: 2(2^31 - 1)^2 + 2^62 - 2^31(2^31 - 1) + 15
