@@ -955,45 +955,35 @@ int cint_w_fold(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *
     int64_t j = 0;
     rt_runs_begin(&r, a);
     if (w <= 64u) {
-        /* signed: the exact step fits w_i128; unsigned: w_u128 (a U64 product is below 2^128) */
-        const w_i128 lo = w_lo128(tag), hi = w_hi128(tag);
-        w_i128 sacc = w_signed(tag) ? (w_i128)(int64_t)init[0] : 0;
-        w_u128 uacc = w_signed(tag) ? 0 : (w_u128)init[0];
-        while (rt_runs_next(&r, &p)) {
-            switch (tag) {
+        /* the running value in its own type, each step checked with the compiler's overflow built-ins; only
+           a failing step computes its exact value (signed: it fits w_i128; unsigned: w_u128, a U64 product
+           being below 2^128) for the fault record */
+        switch (tag) {
 #define X(TAG, T, S)                                                                                      \
-    case TAG:                                                                                             \
-        if (S) {                                                                                          \
+    case TAG: {                                                                                           \
+        T acc = S ? (T)(int64_t)init[0] : (T)init[0];                                                     \
+        while (rt_runs_next(&r, &p)) {                                                                    \
             W_RUN_(T, p, r.len, r.step, {                                                                 \
-                w_i128 v = mul ? sacc * (w_i128)x : sacc + (w_i128)x;                                     \
-                if (v < lo || v > hi) {                                                                   \
-                    uint64_t la = (uint64_t)sacc; uint64_t lx = (uint64_t)(int64_t)x;                     \
-                    wz z = z_i128(v);                                                                     \
+                T v;                                                                                      \
+                if (mul ? __builtin_mul_overflow(acc, x, &v) : __builtin_add_overflow(acc, x, &v)) {       \
+                    uint64_t la = S ? (uint64_t)(int64_t)acc : (uint64_t)acc;                             \
+                    uint64_t lx = S ? (uint64_t)(int64_t)x : (uint64_t)x;                                 \
+                    wz z = S ? z_i128(mul ? (w_i128)acc * (w_i128)x : (w_i128)acc + (w_i128)x)            \
+                             : z_u128(mul ? (w_u128)acc * (w_u128)x : (w_u128)acc + (w_u128)x);           \
                     return w_fold_fault(ctx, at, mul, tag, j + i_, &la, &lx, &z);                          \
                 }                                                                                         \
-                sacc = v;                                                                                 \
+                acc = v;                                                                                  \
             });                                                                                           \
-        } else {                                                                                          \
-            W_RUN_(T, p, r.len, r.step, {                                                                 \
-                w_u128 v = mul ? uacc * (w_u128)x : uacc + (w_u128)x;                                     \
-                if (v > (w_u128)hi) {                                                                     \
-                    uint64_t la = (uint64_t)uacc; uint64_t lx = (uint64_t)x;                              \
-                    wz z = z_u128(v);                                                                     \
-                    return w_fold_fault(ctx, at, mul, tag, j + i_, &la, &lx, &z);                          \
-                }                                                                                         \
-                uacc = v;                                                                                 \
-            });                                                                                           \
+            j += r.len;                                                                                   \
         }                                                                                                 \
-        break;
-                W_NARROW_TYPES_(X)
+        out[0] = S ? (uint64_t)(int64_t)acc : (uint64_t)acc;                                              \
+        return 0;                                                                                         \
+    }
+            W_NARROW_TYPES_(X)
 #undef X
-            default: break;
-            }
-            j += r.len;
+        default: break;
         }
-        (void)lo;
-        out[0] = w_signed(tag) ? (uint64_t)sacc : (uint64_t)uacc;
-        return 0;
+        return cint_gen_raise(ctx, at, NULL);
     }
     unsigned nl = w / 64u;
     uint64_t acc[16], e[16];

@@ -368,3 +368,18 @@ export I64 run() {
 '''
     out = both(tmp_path, src)
     assert "return I64 9223372030412324881" in out    # exact: 2(2^31 - 1)^2 + 2^62 - 2^31(2^31 - 1) + 15
+
+
+def test_fold_checked_steps_in_the_element_type_fault_with_the_exact_value(tmp_path):
+    # the narrow path keeps the running value in the element type; a failing step reports its exact value
+    for t, xs, op in (("I8", "[100, 27, 1, 5]", "add"), ("U16", "[300, 200, 2]", "mul"),
+                      ("I64", "[-4_611_686_018_427_387_904, -4_611_686_018_427_387_904, -1]", "add"),
+                      ("U64", "[4_294_967_296, 4_294_967_296]", "mul"), ("I32", "[-2, 3, -5, 7]", "mul")):
+        src = '''
+export I64 run() {
+    %s[_] xs = %s;
+    %s r = fold_checked(%s, 1, xs);
+    return r as I64;
+}
+''' % (t, xs, t, op)
+        both(tmp_path, src.replace("%s[_] xs" % t, "%s[%d] xs" % (t, xs.count(",") + 1)))
