@@ -1029,50 +1029,30 @@ int cint_w_dot(cint_ctx *ctx, const cint_gen_at *charge_at, const cint_gen_at *a
     const int64_t sa = a->stride[0] * a->elem_size, sb = b->stride[0] * b->elem_size;
     wz total;
     if (w <= 32u) {
-        /* elements of 32 bits or fewer: each product fits 64 bits, so the products are summed in a 64-bit
-           word that is moved into a 128-bit total only when the next addition would overflow it (the
-           exact sum of n < 2^63 such products fits 128 bits); contiguous views take a unit-stride loop */
-        if (w_signed(tag)) {
-            w_i128 acc = 0;
-            int64_t s = 0;
-            switch (tag) {
-#define X(TAG, T)                                                                                         \
-    case TAG:                                                                                             \
+        /* elements of 32 bits or fewer: each product fits a 64-bit word W (int64_t, or uint64_t for the
+           unsigned types), so the products are summed in W and moved into a 128-bit total only when the next
+           addition would overflow it; the exact sum of n < 2^63 such products fits w_i128, signed or not */
+        w_i128 acc = 0;
+        switch (tag) {
+#define X(TAG, T, W)                                                                                      \
+    case TAG: {                                                                                           \
+        W s = 0;                                                                                          \
         for (int64_t i = 0; i < n; i++) {                                                                 \
             T x, y;                                                                                       \
             memcpy(&x, pa + i * sa, sizeof x);                                                            \
             memcpy(&y, pb + i * sb, sizeof y);                                                            \
-            int64_t t, q = (int64_t)x * (int64_t)y;                                                       \
+            W t, q = (W)x * (W)y;                                                                         \
             if (__builtin_add_overflow(s, q, &t)) { acc += s; s = q; } else s = t;                         \
         }                                                                                                 \
-        break;
-            X(CINT_TAG_I8, int8_t) X(CINT_TAG_I16, int16_t) X(CINT_TAG_I32, int32_t)
+        acc += s;                                                                                         \
+        break;                                                                                            \
+    }
+        X(CINT_TAG_I8, int8_t, int64_t) X(CINT_TAG_I16, int16_t, int64_t) X(CINT_TAG_I32, int32_t, int64_t)
+        X(CINT_TAG_U8, uint8_t, uint64_t) X(CINT_TAG_U16, uint16_t, uint64_t) X(CINT_TAG_U32, uint32_t, uint64_t)
 #undef X
-            default: break;
-            }
-            acc += s;
-            total = z_acc(acc < 0 ? -1 : 0, (w_u128)acc);
-        } else {
-            w_u128 acc = 0;
-            uint64_t s = 0;
-            switch (tag) {
-#define X(TAG, T)                                                                                         \
-    case TAG:                                                                                             \
-        for (int64_t i = 0; i < n; i++) {                                                                 \
-            T x, y;                                                                                       \
-            memcpy(&x, pa + i * sa, sizeof x);                                                            \
-            memcpy(&y, pb + i * sb, sizeof y);                                                            \
-            uint64_t t, q = (uint64_t)x * (uint64_t)y;                                                    \
-            if (__builtin_add_overflow(s, q, &t)) { acc += s; s = q; } else s = t;                         \
-        }                                                                                                 \
-        break;
-            X(CINT_TAG_U8, uint8_t) X(CINT_TAG_U16, uint16_t) X(CINT_TAG_U32, uint32_t)
-#undef X
-            default: break;
-            }
-            acc += s;
-            total = z_acc(0, acc);
+        default: break;
         }
+        total = z_acc(acc < 0 ? -1 : 0, (w_u128)acc);
     } else if (w <= 64u) {
         /* the exact sum as hi * 2^128 + lo: each product fits 128 bits */
         int64_t hi = 0;
