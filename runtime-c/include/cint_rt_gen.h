@@ -288,6 +288,8 @@ int cint_gen_print_end(cint_ctx *ctx, const cint_gen_at *at);
    again, and returns 0 when all fitted, 2 when not (FormatError.capacity), 1 when the entry has
    faulted. */
 int cint_gen_format_begin(cint_ctx *ctx, size_t *mark);
+/* 1 when the n bytes at s, stride bytes apart, are well-formed UTF-8 (RFC 3629), else 0 (utf8(bytes)). */
+int cint_gen_utf8_valid(const uint8_t *s, int64_t n, int64_t stride);
 int cint_gen_format_end(cint_ctx *ctx, size_t mark, uint8_t *data, int64_t stride, int64_t cap, int64_t *len);
 
 /* ---------------------------------------------------------------------------------------- */

@@ -603,18 +603,19 @@ static bool rd_presence(rd *r, bool *present)
     return true;
 }
 
-/* Strict UTF-8, as Python decodes it: no overlong forms, no surrogates, at most U+10FFFF. */
-static bool utf8_ok(const uint8_t *s, size_t n)
+/* Strict UTF-8, as Python decodes it (RFC 3629): no overlong form, no surrogate, nothing above U+10FFFF,
+   no truncated or stray sequence. n bytes at s, stride bytes apart: the state reader checks contiguous
+   names and Str payloads, and the generated code of utf8(bytes) a strided U8 view (docs/language.md
+   decision 26). */
+int cint_gen_utf8_valid(const uint8_t *s, int64_t n, int64_t stride)
 {
-    size_t k = 0;
+    int64_t k = 0;
     while (k < n) {
-        uint8_t c = s[k];
+        unsigned c = s[k * stride], need, lo = 0x80u, hi = 0xBFu;
         if (c < 0x80u) {
             k++;
             continue;
         }
-        size_t need;
-        uint8_t lo = 0x80u, hi = 0xBFu;
         if (c >= 0xC2u && c <= 0xDFu) need = 1;
         else if (c >= 0xE0u && c <= 0xEFu) {
             need = 2;
@@ -625,22 +626,23 @@ static bool utf8_ok(const uint8_t *s, size_t n)
             if (c == 0xF0u) lo = 0x90u;
             if (c == 0xF4u) hi = 0x8Fu;
         } else {
-            return false;
+            return 0;
         }
-        if (n - k - 1u < need) return false;
-        if (s[k + 1] < lo || s[k + 1] > hi) return false;
-        for (size_t j = 2; j <= need; j++)
-            if (s[k + j] < 0x80u || s[k + j] > 0xBFu) return false;
-        k += need + 1u;
+        if (n - k - 1 < (int64_t)need) return 0;
+        for (unsigned j = 1; j <= need; j++) {
+            unsigned d = s[(k + (int64_t)j) * stride];
+            if (d < (j == 1 ? lo : 0x80u) || d > (j == 1 ? hi : 0xBFu)) return 0;
+        }
+        k += 1 + (int64_t)need;
     }
-    return true;
+    return 1;
 }
 
 static bool rd_utf8(rd *r, uint64_t limit, const uint8_t **b, uint32_t *n)
 {
     size_t at = r->pos;
     if (!rd_bytes(r, limit, b, n)) return false;
-    if (!utf8_ok(*b, *n)) return bad(r, at + 4u);
+    if (!cint_gen_utf8_valid(*b, (int64_t)*n, 1)) return bad(r, at + 4u);
     return true;
 }
 

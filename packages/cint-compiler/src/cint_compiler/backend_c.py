@@ -4134,32 +4134,11 @@ CINTG_UNUSED static int cintg_print_str(cint_ctx *ctx, const cint_fmt_spec *fs, 
         if (cint_gen_print_bytes(ctx, fs->fill, fs->fill_len)) return 1;
     return 0;
 }
-/* utf8(bytes) (docs/language.md decision 26): whether the U8 view holds well-formed UTF-8 (RFC 3629): no
-   overlong form, surrogate, code point above U+10FFFF, truncated or stray sequence. */
+/* utf8(bytes) (docs/language.md decision 26): whether the U8 view holds well-formed UTF-8 (the runtime's
+   check, which also reads Str payloads of a state). */
 CINTG_UNUSED static int cintg_utf8_valid(const cint_gen_array *a)
 {
-    int64_t n = a->shape[0], st = a->stride[0], k = 0;
-    while (k < n) {
-        unsigned c = a->data[k * st], need, lo = 0x80u, hi = 0xBFu;
-        if (c < 0x80u) { k++; continue; }
-        if (c >= 0xC2u && c <= 0xDFu) need = 1;
-        else if (c >= 0xE0u && c <= 0xEFu) {
-            need = 2;
-            if (c == 0xE0u) lo = 0xA0u;
-            if (c == 0xEDu) hi = 0x9Fu;
-        } else if (c >= 0xF0u && c <= 0xF4u) {
-            need = 3;
-            if (c == 0xF0u) lo = 0x90u;
-            if (c == 0xF4u) hi = 0x8Fu;
-        } else return 0;
-        if (n - k - 1 < (int64_t)need) return 0;
-        for (unsigned j = 1; j <= need; j++) {
-            unsigned d = a->data[(k + (int64_t)j) * st];
-            if (d < (j == 1 ? lo : 0x80u) || d > (j == 1 ? hi : 0xBFu)) return 0;
-        }
-        k += 1 + (int64_t)need;
-    }
-    return 1;
+    return cint_gen_utf8_valid(a->data, a->shape[0], a->stride[0]);
 }
 /* swap(a, b) of two owned arrays of one type and shape (docs/language.md decision 26): the contents are
    exchanged byte for byte (both are contiguous row-major storage of their own). */
