@@ -211,6 +211,44 @@ def end_payload(head: bytes, count: int) -> bytes:
     return bytes(head) + u64(count)
 
 
+def event_payload(ev: Event, digest: bool) -> bytes:
+    """The payload of ``ev`` from its fields (as read() gives them), in the form of the recording's mode."""
+    f = ev.fields
+    k = ev.kind
+    if k == ENTRY:
+        args = u8(1) + bytes(f["args"]) if digest else u8(0) + blob(f["args"])
+        return u64(f["seq"]) + text(f["name"]) + args + i64(f["fuel"]) + u32(f["depth"]) + u64(f["frame_arena"])
+    if k == EFFECT:
+        body = u8(1) + bytes(f["digest"]) + u64(f["length"]) if digest else u8(0) + blob(f["data"])
+        return body + int(f["status"]).to_bytes(4, "little", signed=True)
+    if k == OUTCOME:
+        return outcome_payload(f["status"], f["fault"], f["fuel"], f["result"], f["error"], f["state_hash"])
+    if k == CHECKPOINT:
+        return bytes(f["state_hash"]) + (u8(1) + bytes(f["digest"]) if digest else u8(0) + blob(f["data"]))
+    if k == RESTORE:
+        body = u8(1) + bytes(f["digest"]) if digest else u8(0) + blob(f["data"])
+        return bytes(f["before"]) + bytes(f["restored"]) + body + bytes(f["after"])
+    if k == CLEAR_FAULT:
+        return clear_fault_payload(f["fault"], f["after"])
+    raise ValueError("event kind %d has no payload writer" % k)
+
+
+def encode(rec: Recording) -> bytes:
+    """The bytes of a Recording: its preamble, its events and an end event over them (a fresh chain of
+    digests).  read(encode(read(b))) == read(b) for every recording ``b`` that read() accepts; with
+    edited fields it writes what a re-chaining writer would (the chain has no key, H-17)."""
+    pre = preamble(rec.header, rec.revisions, rec.initial)
+    head = chain_start(pre)
+    out = [pre]
+    digest = rec.header.mode == "digest"
+    for ev in rec.events:
+        b = event_bytes(ev.kind, event_payload(ev, digest))
+        head = sha(head + b)
+        out.append(b)
+    out.append(event_bytes(END, end_payload(head, len(rec.events))))
+    return b"".join(out)
+
+
 # --------------------------------------------------------------------------------- reading
 
 def _wrap(fn):
