@@ -463,7 +463,8 @@ def read(data: bytes) -> Recording:
     return _wrap(lambda: _read(bytes(data)))
 
 
-def _read(data: bytes) -> Recording:
+def _preamble(data: bytes):
+    """(Header, revisions, initial checkpoint, Reader at the first event): everything before the events."""
     r = Reader(data)
     want = frame(DOMAIN_RECORDING_V1)
     if r.take(min(len(want), r.remaining), "the format frame") != want:
@@ -503,6 +504,31 @@ def _read(data: bytes) -> Recording:
     if revisions[0][0] != revision:
         raise RecordingError(r.pos, "the code's revision is not the header's")
     initial = _blob(r, "the initial checkpoint")
+    return header, revisions, initial, r
+
+
+def rechain(data: bytes) -> bytes:
+    """``data`` with its events (up to an end event, or to the first event whose length runs past the
+    end) followed by a new end event over them: what anyone can compute, since the chain has no key.
+    For tests and fuzzing, to reach the checks of each event's fields; RecordingError if the parts
+    before the events do not read."""
+    data = bytes(data)
+    r = _wrap(lambda: _preamble(data))[3]
+    head = chain_start(data[:r.pos])
+    pos, count = r.pos, 0
+    while len(data) - pos >= 9:
+        kind = data[pos]
+        n = int.from_bytes(data[pos + 1:pos + 9], "little")
+        if kind == END or n > len(data) - pos - 9:
+            break
+        head = sha(head + data[pos:pos + 9 + n])
+        pos += 9 + n
+        count += 1
+    return data[:pos] + event_bytes(END, end_payload(head, count))
+
+
+def _read(data: bytes) -> Recording:
+    header, revisions, initial, r = _preamble(data)
     digest = header.mode == "digest"
     head = chain_start(data[:r.pos])
     # first the framing of every event and the chain of digests, then each event's fields: a file changed
