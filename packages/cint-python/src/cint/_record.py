@@ -222,6 +222,9 @@ def attach(ctx, rec):
     revision, mods = _code(module)
     if revision != module_revision(module):
         raise Refused("the module's source changed since its library was built; load it again")
+    if not 1 <= (ctx._cfg.depth_limit or 256) <= 0xFFFFFFFF:
+        raise Refused("depth=%d: a recorded context's depth limit is at most 2**32 - 1 (a recording holds it as "
+                      "a U32)" % ctx._cfg.depth_limit)
     ex = CpuExecutor(ctx)
     gate = _Gate()
     with gate("Module.context(record=...)"):

@@ -15,7 +15,11 @@ bytes.  A recording is, in this order (docs/encodings.md, "Recordings"):
 The chain of digests: d0 = SHA-256(frame("cint-core-1/recording-chain/v1") || every byte before the
 first event); d(k) = SHA-256(d(k-1) || the bytes of event k).  The end event holds d(n) over the n
 events before it and n.  A recording without its end event, with a wrong chain head or count, or
-with any byte after the end event is refused whole (nothing of it is used).
+with any byte after the end event is refused whole (nothing of it is used).  The chain has no key, so
+read() then checks what an edited, re-chained file could break (docs/encodings.md, "Validation"):
+module paths are module names (LS-225), events come in the order entry, effects, outcome; entries are
+numbered 1, 2, 3, ...; every status, presence, form and range is one the format allows.
+RecordingError (a subclass of Unreplayable) names the offset and the rule.
 
 Event payloads (``digest`` mode replaces input contents by their SHA-256, H-18):
 

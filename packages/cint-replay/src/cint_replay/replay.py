@@ -59,19 +59,25 @@ def compile_recording(rec: F.Recording):
         why = F.module_path_problem(m.path)
         if why is not None:
             raise F.RecordingError(0, "a module path that is not a module name", "%r: %s" % (m.path[:200], why))
-    d = tempfile.mkdtemp(prefix="cint-replay-")
+    try:
+        d = tempfile.mkdtemp(prefix="cint-replay-")
+    except OSError as ex:
+        raise Unreplayable(-1, "no private temporary folder for the recorded sources: %s" % ex) from None
     try:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-        for m in mods:
-            segs = m.path.split("/")
-            folder = d
-            for seg in segs[:-1]:
-                folder = os.path.join(folder, seg)
-                if not os.path.isdir(folder):
-                    os.mkdir(folder, 0o700)
-            fd = os.open(os.path.join(folder, segs[-1]), flags, 0o600)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(m.source)
+        try:
+            for m in mods:
+                segs = m.path.split("/")
+                folder = d
+                for seg in segs[:-1]:
+                    folder = os.path.join(folder, seg)
+                    if not os.path.isdir(folder):
+                        os.mkdir(folder, 0o700)
+                fd = os.open(os.path.join(folder, segs[-1]), flags, 0o600)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(m.source)
+        except OSError as ex:                 # a full disk, say: the machine's, not the recording's
+            raise Unreplayable(-1, "the recorded sources cannot be written to a temporary folder: %s" % ex) from None
         try:
             return driver.compile_file(Path(d) / mods[0].path, Path(d))
         except CompileError as ex:
