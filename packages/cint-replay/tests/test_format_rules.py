@@ -141,6 +141,7 @@ RULES = [
     (lambda r: next(e for e in r.events if e.kind == F.CHECKPOINT).fields.update(data=r.initial), "not of the state"),
     (lambda r: next(e for e in r.events if e.kind == F.RESTORE).fields.update(restored=bytes(32)), "not of the state"),
     (lambda r: setattr(r.header, "contract", "cint-rt-2"), "another runtime contract"),
+    (lambda r: setattr(r.revisions[0][1][0], "sir", r.revisions[0][1][0].sir + b"\x00"), "of another revision"),
 ]
 
 

@@ -290,7 +290,7 @@ def replay(module, path, *, backend="ref", stop=None, inputs=None):
     if stop is not None and (type(stop) is not int or stop < 0):
         raise ValueError("stop is a boundary number >= 0 or None, not %r" % (stop,))
     data = Path(os.fspath(path)).read_bytes()
-    rec, compiled = prepare(data)
+    rec, compiled = prepare(data, module_revision(module))
     if backend == "cpu":
         def make(depth, frame_arena):
             return CpuExecutor(module.context(fuel=None, depth=depth, frame_arena_elements=frame_arena))

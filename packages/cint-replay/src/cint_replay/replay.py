@@ -162,16 +162,25 @@ def check(data: bytes, structs=None) -> F.Recording:
     return rec
 
 
-def prepare(data: bytes):
+def _check_revision(rec: F.Recording, revision) -> None:
+    if revision is not None and bytes(revision) != rec.header.revision:
+        raise Unreplayable(0, "the recording is of revision %s; the module given is revision %s" % (
+            rec.header.revision.hex()[:16], bytes(revision).hex()[:16]))
+
+
+def prepare(data: bytes, revision=None):
     """(Recording, Compiled): the whole-file check, with the recorded code compiled from its sources (in a
     private temporary folder) whatever the backend, so that every backend gives one verdict on one file:
     the format, the module paths and every event's fields first (F.read), then the header and the
     revision identity of the recorded SIR, then the sources, which must compile to that revision, then
-    every checkpoint, decoded with the struct layouts of that program, and the arguments of every entry."""
+    every checkpoint, decoded with the struct layouts of that program, and the arguments of every entry.
+    With ``revision`` (the module replay was given), a recording of another revision is Unreplayable
+    before anything is compiled."""
     from cint_abi.checkpoint import decode_checkpoint
     from cint_compiler.canonical import struct_layouts
     rec = F.read(data)
     _check_header(rec)
+    _check_revision(rec, revision)
     compiled = compile_recording(rec)
     if compiled.revision != rec.header.revision:
         raise F.RecordingError(0, "the recorded sources do not compile to the recorded revision identity")
@@ -201,9 +210,7 @@ def replay(data: bytes, make_executor, *, stop: Optional[int] = None, inputs=Non
     if stop is not None and (type(stop) is not int or stop < 0):
         raise ValueError("stop is a boundary number >= 0 or None, not %r" % (stop,))
     rec = recording if recording is not None else check(data, structs)
-    if revision is not None and bytes(revision) != rec.header.revision:
-        raise Unreplayable(0, "the recording is of revision %s; the module given is revision %s" % (
-            rec.header.revision.hex()[:16], bytes(revision).hex()[:16]))
+    _check_revision(rec, revision)
     digest = rec.header.mode == "digest"
     inputs = list(inputs) if inputs is not None else None
     entries = [ev for ev in rec.events if ev.kind == F.ENTRY]
