@@ -5,8 +5,12 @@ and ``ctx.entry(name)`` becomes a recorded call (integer and Bool arguments only
 ``checkpoint``, ``restore`` and ``clear_fault`` write their events.  The print statements of a
 recorded context are captured from the output callback and written as effects (H-7).
 
+A recorded context takes one gate per call (``_Gate``): a second thread's call raises cint.Busy
+before it runs or is recorded, and the Recorder's lock keeps one call's events together.
+
 ``CpuExecutor`` is the replay adapter of a cpu-c17 context; cint_replay.RefExecutor is the one of
-the reference interpreter.  ``replay(module, path, backend=..., stop=...)`` is cint.replay.
+the reference interpreter.  ``replay(module, path, backend=..., stop=...)`` is cint.replay: the same
+whole-file check and compile of the recorded sources on both backends (cint_replay.replay.prepare).
 """
 from __future__ import annotations
 
