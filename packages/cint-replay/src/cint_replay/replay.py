@@ -1,16 +1,22 @@
 """Replay (SPEC-03P.1 9.3 paragraphs 4 to 8; H-16, H-17, H-17a, H-20, H-21).
 
-``replay(data, make_executor)`` checks the recording whole (format, chain of digests, end event,
-every checkpoint it holds, the code's revision identity) before it uses any of it, makes a
-context with ``make_executor(depth, frame_arena)``, restores the initial checkpoint and applies
-the events in order.  At each outcome it compares status, fault-record bytes, fuel consumed,
-result, error result and state hash, in that order; each print an entry runs is compared with its
-effect event.  The first difference raises ReplayDivergence with the event's index; an entry whose
-recorded outcome is CINT_RESOURCE raises Unreplayable before it is called.  A boundary is an
-entry's outcome; ``stop=k`` stops after the k-th.
+A recording is untrusted input.  ``prepare(data)`` checks it whole (format, chain of digests, end
+event, every field of every event, module paths, the code's revision identity), compiles the recorded
+sources in a private temporary folder (they must give that revision) and checks every checkpoint it
+holds, before anything of it is used; ``check(data)`` is the same without the compile unless a
+checkpoint needs struct layouts.  ``replay(data, make_executor)`` then makes a context with
+``make_executor(depth, frame_arena)``, restores the initial checkpoint and applies the events in
+order.  Each entry's export must take integer and Bool parameters of the recorded argument types.
+At each outcome it compares status, fault-record bytes, fuel consumed, result, error result and
+state hash, in that order; each print an entry runs is compared with its effect event.  The first
+difference raises ReplayDivergence with the event's index; an entry whose recorded outcome is
+CINT_RESOURCE, or one of whose prints got a host status other than CINT_OK, raises Unreplayable
+before it is called; a file the check refuses raises RecordingError (an Unreplayable, index -1).
+A boundary is an entry's outcome; ``stop=k`` stops after the k-th.
 
-An executor adapter has: call(name, args, fuel) -> EntryOutcome, checkpoint() -> bytes,
-restore(bytes) (raises on refusal), state_hash() -> bytes, fault() -> bytes | None, clear_fault().
+An executor adapter has: params(name) -> [descriptor] | None, call(name, args, fuel) -> EntryOutcome,
+checkpoint() -> bytes, restore(bytes) (raises on refusal), state_hash() -> bytes,
+fault() -> bytes | None, clear_fault().
 """
 from __future__ import annotations
 
