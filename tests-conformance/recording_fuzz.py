@@ -14,7 +14,6 @@ prints the verdicts it saw and exits 1 at the first disagreement or crash, with 
 from __future__ import annotations
 
 import copy
-import hashlib
 import os
 import random
 import tempfile
@@ -405,7 +404,6 @@ def run(mods_sessions, count, seed, folder: Path, log=None):
 
 def main(argv=None):
     import argparse
-    import sys
     import time
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=int(time.time()))

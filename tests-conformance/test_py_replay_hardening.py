@@ -128,7 +128,8 @@ def m_checkpoint_of_another_state(rec):
 def m_checkpoint_hash_and_data_of_another_state(rec):
     ev = _checkpoint_event(rec)
     ev.fields["data"] = rec.initial
-    ev.fields["state_hash"] = hashlib.sha256(decode_checkpoint(rec.initial, None, raw_structs=True).state_bytes).digest()
+    state = decode_checkpoint(rec.initial, None, raw_structs=True).state_bytes
+    ev.fields["state_hash"] = hashlib.sha256(state).digest()
 
 
 def m_all_sequence_numbers_zero(rec):

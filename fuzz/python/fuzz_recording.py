@@ -2,9 +2,9 @@
 
 TestOneInput(bytes): format.read checks the bytes whole, and then the same bytes re-chained
 (format.rechain: the chain has no key, so the checks of every field must hold without it); a refusal
-is RecordingError, and anything else raised is a crash.  A recording it accepts must be written back byte for byte by format.encode
-(the encoding is canonical), and the canonical arguments of each entry of a full recording decode or
-are refused with RecordingError.  Seed corpus: fuzz/corpus/recording/.
+is RecordingError, and anything else raised is a crash.  A recording it accepts must be written back
+byte for byte by format.encode (the encoding is canonical), and the canonical arguments of each entry
+of a full recording decode or are refused with RecordingError.  Seed corpus: fuzz/corpus/recording/.
 
     .venv/bin/python fuzz/python/fuzz_recording.py -max_total_time=60 fuzz/corpus/recording
 """
