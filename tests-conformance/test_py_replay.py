@@ -146,7 +146,7 @@ def test_incomplete_and_foreign_recordings(counter, steps, tmp_path):
     record_session(counter, p, [("bump", (1,))])
     data = p.read_bytes()
     p.write_bytes(data[:-49])
-    with pytest.raises(ValueError, match="incomplete"):
+    with pytest.raises(cint.RecordingError, match="incomplete"):
         cint.replay(counter, p)
     p.write_bytes(data)
     with pytest.raises(cint.Unreplayable, match="revision"):

@@ -120,8 +120,9 @@ def test_an_edited_outcome_diverges_at_its_index(compiled, recording, field_at, 
 
     def edit(p):
         p = bytearray(p)
-        if field_at == 0:
-            p[0] = 1                                   # status OK -> FAULT
+        if field_at == 0:                              # status OK -> FAULT, with a fault record (the rule)
+            fuel = struct.unpack_from("<q", p, 5)[0]
+            return F.outcome_payload(FAULT, b"\x02", fuel, None, None, bytes(p[-32:]))
         elif field_at == "fuel":
             k = 4 + 1 + 0                              # status, fault presence (0)
             fuel = struct.unpack_from("<q", p, k)[0]
@@ -141,7 +142,9 @@ def test_resource_outcome_is_unreplayable_before_its_entry(compiled, recording):
     data, _, _ = recording
     rec = F.read(data)
     outs = [e for e in rec.events if e.kind == F.OUTCOME]
-    edited = _edit(data, rec, outs[2].index, lambda p: b"\x05" + p[1:])
+    # CINT_RESOURCE, and without the result (an outcome that is not CINT_OK holds none)
+    edited = _edit(data, rec, outs[2].index,
+                   lambda p: F.outcome_payload(5, None, struct.unpack_from("<q", p, 5)[0], None, None, p[-32:]))
     with pytest.raises(Unreplayable) as ei:
         replay(edited, make(compiled))
     entry = [e for e in rec.events if e.kind == F.ENTRY][2]

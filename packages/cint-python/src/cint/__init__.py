@@ -57,10 +57,10 @@ def _not_in_slice(what):
 
 
 from ._values import Fixed, from_float, to_float  # noqa: E402  (8.5 P-21a, X-1..X-11)
-from cint_replay import Recorder  # noqa: E402
+from cint_replay import Recorder, RecorderError, RecordingError  # noqa: E402  (RecordingError: an Unreplayable)
 from ._record import replay  # noqa: E402
 from ._module import read_checkpoint  # noqa: E402  (9.2 paragraph 4; module= for struct layouts)
 
 
 __all__ = ["load", "Module", "Context", "EntryReport", "View", "Buffer", "borrow", "copy", "empty", "from_float",
-           "to_float", "Recorder", "replay", "read_checkpoint", "Fixed", "__version__"] + list(_errors_all)
+           "to_float", "Recorder", "RecorderError", "RecordingError", "replay", "read_checkpoint", "Fixed", "__version__"] + list(_errors_all)

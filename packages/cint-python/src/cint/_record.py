@@ -5,23 +5,29 @@ and ``ctx.entry(name)`` becomes a recorded call (integer and Bool arguments only
 ``checkpoint``, ``restore`` and ``clear_fault`` write their events.  The print statements of a
 recorded context are captured from the output callback and written as effects (H-7).
 
+A recorded context takes one gate per call (``_Gate``): a second thread's call raises cint.Busy
+before it runs or is recorded, and the Recorder's lock keeps one call's events together.
+
 ``CpuExecutor`` is the replay adapter of a cpu-c17 context; cint_replay.RefExecutor is the one of
-the reference interpreter.  ``replay(module, path, backend=..., stop=...)`` is cint.replay.
+the reference interpreter.  ``replay(module, path, backend=..., stop=...)`` is cint.replay: the same
+whole-file check and compile of the recorded sources on both backends (cint_replay.replay.prepare).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 from cint_abi import typesig as T
 from cint_abi.encoding import encode_tagged
 from cint_replay import format as F
 from cint_replay import outcome as O
-from cint_replay.recorder import Recorder
+from cint_replay.recorder import Recorder, RecorderError
 from cint_replay.replay import replay as _replay
 
-from ._errors import ErrorResult, Fault, Faulted, Refused, ResourceError
+from ._errors import Busy, ErrorResult, Fault, Faulted, Refused, ResourceError
 
 
 def _desc(t):
@@ -80,12 +86,26 @@ class CpuExecutor:
             d = _desc(rt)
             if d is not None:
                 out.result = encode_tagged(d, value)
-        out.fuel = ctx.fuel_consumed()
+        out.fuel = type(ctx).fuel_consumed(ctx)
         out.state_hash = type(ctx).state_hash(ctx)
         return out, value, exc
 
+    def params(self, name):
+        """The descriptors of export ``name``'s parameters when each is an integer or Bool, else None."""
+        row, sig = self._params(name)
+        if row is None:
+            return None
+        out = [_desc(p.type) for p in sig.params]
+        return None if any(d is None for d in out) else out
+
     def call(self, name, args, fuel):
-        return self.call_raw(name, args, fuel)[0]
+        """Replay's call: a call the package refuses is the outcome CINT_REFUSED, as on RefExecutor."""
+        if self.params(name) is None:
+            return O.EntryOutcome(O.REFUSED, fuel=type(self.ctx).fuel_consumed(self.ctx), state_hash=self.state_hash())
+        try:
+            return self.call_raw(name, args, fuel)[0]
+        except Refused:
+            return O.EntryOutcome(O.REFUSED, fuel=type(self.ctx).fuel_consumed(self.ctx), state_hash=self.state_hash())
 
     def checkpoint(self):
         return type(self.ctx).checkpoint(self.ctx)
@@ -97,7 +117,7 @@ class CpuExecutor:
         return type(self.ctx).state_hash(self.ctx)
 
     def fault(self):
-        f = self.ctx.fault()
+        f = type(self.ctx).fault(self.ctx)
         return None if f is None else f.record
 
     def clear_fault(self):
@@ -121,10 +141,35 @@ def module_revision(module) -> bytes:
     return bytes(module._program.contents.revision)
 
 
+class _Gate:
+    """One call at a time on a recorded context (8.1 paragraph 8, P-16): a second caller gets cint.Busy
+    before anything runs or is recorded, so a Busy call changes nothing on a recorded context either.
+    Every method of a recorded context that calls into it takes the gate; the entry itself then takes
+    the context's own lock as usual."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def __call__(self, what):
+        if not self._lock.acquire(blocking=False):
+            raise Busy("%s: another call is running on this context" % what)
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+
+def _closed(rec, what):
+    return RecorderError("%s: the Recorder of this context is closed, so the call would not be recorded; make "
+                         "a new context (with a new Recorder to record it)" % what)
+
+
 class _RecordedEntry:
-    def __init__(self, ex, rec, name):
+    def __init__(self, ex, rec, name, gate):
         self._ex = ex
         self._rec = rec
+        self._gate = gate
         self.name = self.__name__ = name
 
     def __call__(self, *args, fuel=..., **kwargs):
@@ -150,11 +195,16 @@ class _RecordedEntry:
             raise Refused("%s: missing argument %s" % (self.name, missing[0]), parameter=missing[0])
         ordered = [values[n] for n, _ in params]
         budget = ctx._fuel if fuel is ... else fuel
-        out, value, exc = ex.call_raw(self.name, ordered, budget)   # Refused / Busy propagate: nothing recorded
-        argv = [(_desc(p.type), int(v)) for (_, p), v in zip(params, ordered)]
-        self._rec.entry(self.name, argv, fuel=None if budget is None or budget == -1 else budget,
-                        depth=ctx._cfg.depth_limit, frame_arena=ctx._cfg.frame_arena_bytes // 8 or 2_097_152,
-                        outcome=out)
+        rec = self._rec
+        with self._gate(self.name), rec.lock:
+            if not rec.recording:
+                raise _closed(rec, self.name)
+            # Refused / Busy propagate from here: the call did not run, and nothing is recorded
+            out, value, exc = ex.call_raw(self.name, ordered, budget)
+            argv = [(_desc(p.type), int(v)) for (_, p), v in zip(params, ordered)]
+            rec.entry(self.name, argv, fuel=None if budget is None or budget == -1 else budget,
+                      depth=ctx._cfg.depth_limit or 256, frame_arena=ctx._cfg.frame_arena_bytes // 8 or 2_097_152,
+                      outcome=out)
         if exc is not None:
             raise exc
         return value
@@ -164,80 +214,92 @@ class _RecordedEntry:
 
 
 def attach(ctx, rec):
-    """Begins recording ``ctx`` with the Recorder ``rec`` (9.3 paragraph 1)."""
+    """Begins recording ``ctx`` with the Recorder ``rec`` (9.3 paragraph 1).
+
+    Every method of the context that calls into it then goes through one gate (_Gate): a call made
+    while another runs raises cint.Busy and neither runs nor is recorded, and the recorder writes one
+    operation's events together (its lock).  A state-changing call after the Recorder closed raises
+    cint_replay.RecorderError."""
     if not isinstance(rec, Recorder):
         raise TypeError("record= takes a cint.Recorder, not %s" % type(rec).__name__)
     module = ctx._module
     revision, mods = _code(module)
     if revision != module_revision(module):
         raise Refused("the module's source changed since its library was built; load it again")
+    if not 1 <= (ctx._cfg.depth_limit or 256) <= 0xFFFFFFFF:
+        raise Refused("depth=%d: a recorded context's depth limit is at most 2**32 - 1 (a recording holds it as "
+                      "a U32)" % ctx._cfg.depth_limit)
     ex = CpuExecutor(ctx)
-    rec.attach(revision=revision, modules=mods, initial_checkpoint=ex.checkpoint())
+    gate = _Gate()
+    with gate("Module.context(record=...)"):
+        rec.attach(revision=revision, modules=mods, initial_checkpoint=ex.checkpoint())
     ctx._recorder = rec
     for name in list(ctx._module._rows):
         if name in ctx.__dict__:              # the export methods the context made (8.1 paragraph 3)
-            setattr(ctx, name, _RecordedEntry(ex, rec, name))
-    ctx.entry = lambda name: _RecordedEntry(ex, rec, name) if name in ctx._module._rows else type(ctx).entry(ctx, name)
+            setattr(ctx, name, _RecordedEntry(ex, rec, name, gate))
+    ctx.entry = lambda name: (_RecordedEntry(ex, rec, name, gate) if name in ctx._module._rows
+                              else type(ctx).entry(ctx, name))
 
     def checkpoint():
-        data = ex.checkpoint()
-        if rec.recording:
-            rec.checkpoint(ex.state_hash(), data)
-        return data
+        with gate("checkpoint()"), rec.lock:
+            data = ex.checkpoint()
+            if rec.recording:
+                rec.checkpoint(ex.state_hash(), data)
+            return data
 
     def restore(data):
-        before = ex.state_hash()
-        ex.restore(data)          # a refused restore raises and records nothing: the state is unchanged
-        if rec.recording:
+        with gate("restore()"), rec.lock:
+            if not rec.recording:
+                raise _closed(rec, "restore()")
+            before = ex.state_hash()
+            ex.restore(data)          # a refused restore raises and records nothing: the state is unchanged
             from cint_abi.checkpoint import decode_checkpoint
             restored = hashlib.sha256(decode_checkpoint(data, ctx._module._structs()).state_bytes).digest()
             rec.restore(before, restored, bytes(data), ex.state_hash())
 
     def clear_fault():
-        held = ex.fault()
-        ex.clear_fault()
-        if rec.recording:
+        with gate("clear_fault()"), rec.lock:
+            if not rec.recording:
+                raise _closed(rec, "clear_fault()")
+            held = ex.fault()
+            ex.clear_fault()
             rec.clear_fault(held, ex.state_hash())
+
+    def guarded(method, what):
+        def call(*args, **kwargs):
+            with gate(what):
+                return method(ctx, *args, **kwargs)
+        call.__name__ = method.__name__
+        return call
 
     ctx.checkpoint = checkpoint
     ctx.restore = restore
     ctx.clear_fault = clear_fault
-
-
-def _ref_compiled(rec):
-    """The reference executor's program, compiled from the recording's own code."""
-    from cint_replay.replay import compile_recording
-    return compile_recording(rec)
+    cls = type(ctx)
+    for name in ("state_hash", "fuel_consumed", "last_entry"):     # fault() serves the entry path itself
+        setattr(ctx, name, guarded(getattr(cls, name), name + "()"))
 
 
 def replay(module, path, *, backend="ref", stop=None, inputs=None):
-    """cint.replay (9.3 paragraph 8): replays the recording at ``path`` on backend "ref" or "cpu"."""
-    from cint_compiler.canonical import struct_layouts
-    from cint_replay.replay import check, recording_structs
+    """cint.replay (9.3 paragraph 8): replays the recording at ``path`` on backend "ref" or "cpu".
+
+    Both backends check the file the same way first (cint_replay.replay.prepare: the format, every
+    field of every event, the module paths, the recorded sources compiled in a private temporary
+    folder to the recorded revision, every checkpoint), so one file has one verdict: a ReplayResult,
+    or cint.RecordingError (a subclass of cint.Unreplayable), cint.Unreplayable or
+    cint.ReplayDivergence.  Nothing is written outside that temporary folder, which is removed."""
+    from cint_replay.replay import prepare
     if backend not in ("ref", "cpu"):
         raise ValueError("backend is 'ref' (cpu-sir-interp) or 'cpu' (cpu-c17), not %r" % (backend,))
+    if stop is not None and (type(stop) is not int or stop < 0):
+        raise ValueError("stop is a boundary number >= 0 or None, not %r" % (stop,))
     data = Path(os.fspath(path)).read_bytes()
+    rec, compiled = prepare(data, module_revision(module))
     if backend == "cpu":
         def make(depth, frame_arena):
             return CpuExecutor(module.context(fuel=None, depth=depth, frame_arena_elements=frame_arena))
-
-        def structs(rec):     # made only when a checkpoint of the recording holds struct values
-            if rec.header.revision == module_revision(module):
-                return module._structs()
-            return recording_structs(rec)
     else:
-        made = {}
-
-        def layouts(rec):
-            made["compiled"] = _ref_compiled(rec)
-            return struct_layouts(made["compiled"].program)
-        rec = check(data, layouts)
-        compiled = made.get("compiled") or _ref_compiled(rec)
-        structs = struct_layouts(compiled.program)
-        if compiled.revision != rec.header.revision:
-            raise F.RecordingError(0, "the recorded sources do not compile to the recorded revision identity")
-
         def make(depth, frame_arena):
             from cint_replay import RefExecutor
             return RefExecutor(compiled, depth=depth, frame_arena_elements=frame_arena)
-    return _replay(data, make, stop=stop, inputs=inputs, revision=module_revision(module), structs=structs)
+    return _replay(data, make, stop=stop, inputs=inputs, revision=module_revision(module), recording=rec)

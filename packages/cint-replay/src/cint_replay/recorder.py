@@ -9,6 +9,7 @@ recording, refused whole).
 from __future__ import annotations
 
 import os
+import threading
 from typing import List, Optional
 
 from cint_abi.codes import FUEL_MODEL, PROFILE, RUNTIME_CONTRACT
@@ -35,30 +36,37 @@ class Recorder:
         self._seq = 0
         self._closed = False
         self._attached = False
+        # one operation's events are written together, and close() waits for the operation that runs;
+        # the host package holds it across a recorded call and its events (cint._record)
+        self.lock = threading.RLock()
 
     # -- lifecycle -------------------------------------------------------------------------
     def attach(self, *, revision: bytes, modules: List[F.Module], initial_checkpoint: bytes):
         """Begins the recording: header, code and the initial checkpoint (9.3 paragraph 1)."""
-        if self._closed:
-            raise RecorderError("this Recorder is closed; make a new one")
-        if self._attached:
-            raise RecorderError("a Recorder records one context; this one already records a context")
-        header = F.Header(PROFILE, FUEL_MODEL, RUNTIME_CONTRACT, bytes(revision), self.mode)
-        pre = F.preamble(header, [(bytes(revision), modules)], initial_checkpoint)
-        self._file = open(self.path, "wb")
-        self._file.write(pre)
-        self._file.flush()
-        self._head = F.chain_start(pre)
-        self._attached = True
+        with self.lock:
+            if self._closed:
+                raise RecorderError("this Recorder is closed; make a new one")
+            if self._attached:
+                raise RecorderError("a Recorder records one context; this one already records a context")
+            header = F.Header(PROFILE, FUEL_MODEL, RUNTIME_CONTRACT, bytes(revision), self.mode)
+            pre = F.preamble(header, [(bytes(revision), modules)], initial_checkpoint)
+            self._file = open(self.path, "wb")
+            self._file.write(pre)
+            self._file.flush()
+            self._head = F.chain_start(pre)
+            self._attached = True
 
     @property
     def recording(self) -> bool:
         return self._attached and not self._closed
 
     def _event(self, kind: int, payload: bytes):
-        if not self.recording:
-            raise RecorderError("this Recorder is not recording (closed, or no context attached)")
-        ev = F.event_bytes(kind, payload)
+        with self.lock:
+            if not self.recording:
+                raise RecorderError("this Recorder is not recording (closed, or no context attached)")
+            self._write(F.event_bytes(kind, payload))
+
+    def _write(self, ev: bytes):
         self._file.write(ev)
         self._file.flush()
         self._head = F.sha(self._head + ev)
@@ -66,14 +74,15 @@ class Recorder:
 
     def close(self):
         """Ends the recording: writes the end event with the chain head and the event count."""
-        if self._closed:
-            return
-        if self._attached:
-            ev = F.event_bytes(F.END, F.end_payload(self._head, self._count))
-            self._file.write(ev)
-            self._file.close()
-            self._file = None
-        self._closed = True
+        with self.lock:
+            if self._closed:
+                return
+            if self._attached:
+                ev = F.event_bytes(F.END, F.end_payload(self._head, self._count))
+                self._file.write(ev)
+                self._file.close()
+                self._file = None
+            self._closed = True
 
     def __enter__(self):
         return self
@@ -89,14 +98,19 @@ class Recorder:
 
     def entry(self, name: str, args, *, fuel: Optional[int], depth: int, frame_arena: int, outcome):
         """One entry: its arguments ((descriptor, value) pairs), its effects and its outcome."""
-        self._seq += 1
-        abytes = encode_args(name, list(args))
-        self._event(F.ENTRY, F.entry_payload(self._seq, name, abytes, self.digest,
-                                             -1 if fuel is None else fuel, depth, frame_arena))
-        for data in outcome.effects:
-            self._event(F.EFFECT, F.effect_payload(data, 0, self.digest))
-        self._event(F.OUTCOME, F.outcome_payload(outcome.status, outcome.fault, outcome.fuel, outcome.result,
-                                                 outcome.error, outcome.state_hash))
+        with self.lock:
+            if not self.recording:
+                raise RecorderError("this Recorder is not recording (closed, or no context attached)")
+            abytes = encode_args(name, list(args))
+            events = [F.event_bytes(F.ENTRY, F.entry_payload(self._seq + 1, name, abytes, self.digest,
+                                                             -1 if fuel is None else fuel, depth, frame_arena))]
+            events += [F.event_bytes(F.EFFECT, F.effect_payload(data, 0, self.digest)) for data in outcome.effects]
+            events.append(F.event_bytes(F.OUTCOME, F.outcome_payload(outcome.status, outcome.fault, outcome.fuel,
+                                                                     outcome.result, outcome.error,
+                                                                     outcome.state_hash)))
+            self._seq += 1               # every event of the entry is formed before any is written
+            for ev in events:
+                self._write(ev)
 
     def checkpoint(self, state_hash: bytes, data: bytes):
         self._event(F.CHECKPOINT, F.checkpoint_payload(state_hash, data, self.digest))

@@ -103,6 +103,23 @@ class RefExecutor:
             return None
         return info
 
+    def params(self, name):
+        """The descriptors of the parameters of export ``name`` when each is an integer or Bool (the
+        entries a recording can hold, H-14b), else None."""
+        info = self.function(name)
+        if info is None:
+            return None
+        out = []
+        for sym in info.params:
+            t = sym.type
+            if isinstance(t, BoolType):
+                out.append(("bool",))
+            elif isinstance(t, IntType):
+                out.append(("int", t.signed, t.bits))
+            else:
+                return None
+        return out
+
     def call(self, name: str, args, fuel: Optional[int]) -> EntryOutcome:
         info = self.function(name)
         if info is None:
