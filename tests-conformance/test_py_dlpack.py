@@ -556,6 +556,45 @@ def test_misbehaving_producers_are_refused_without_a_crash(kw, pattern):
     assert settled(f)
 
 
+@pytest.mark.clause("8.3", "P-13", "A-8")
+@pytest.mark.parametrize("kw", [
+    {"byte_offset": 1 << 63},                   # was accepted, and the next call crashed
+    {"byte_offset": (1 << 64) - 8},
+    {"byte_offset": (1 << 63) - 8},
+    {"byte_offset": 3 << 62},
+    {"offset": 1 << 63},                        # a data pointer of the upper half
+    {"strides": (1 << 62,), "values": (0, 1)},
+    {"strides": ((1 << 63) - 1,), "values": (0, 1, 2)},
+    {"strides": (-(1 << 62),), "values": (0, 1, 2)},
+    {"shape": (2, 2), "strides": (1 << 61, -(1 << 61))},
+    {"shape": (3, 3), "strides": ((1 << 63) - 1, (1 << 63) - 1), "values": tuple(range(9))},
+])
+def test_descriptor_sizes_offsets_and_strides_are_checked_exactly(ctx, kw):
+    """Every size, offset and stride of a DLPack descriptor is checked in exact integers; a tensor whose bytes
+    reach outside addresses 0 to 2**63 - 1 is refused before anything is registered, and the context is as
+    it was."""
+    f = Fake(**kw)
+    before = ctx.state_hash()
+    with pytest.raises(cint.BorrowRefused, match="address space"):
+        cint.borrow(f)
+    with pytest.raises(cint.BorrowRefused, match="address space"):
+        ctx.total(f)
+    assert ctx.state_hash() == before
+    assert ctx.total(np.arange(4, dtype=np.int64)) == 6
+    assert settled(f)
+
+
+@pytest.mark.clause("A-8", "P-13")
+def test_the_runtime_refuses_memory_outside_the_address_space(ctx):
+    from cint._arrays import ctype_of
+    before = ctx.state_hash()
+    for ptr, extent in ((1 << 63, 4), ((1 << 63) - 8, 2), (((1 << 64) - 8), 1)):
+        with pytest.raises(cint.Refused) as info:
+            ctx._register(ctype_of("I64"), ptr, extent, False, 0)
+        assert info.value.reason == "CINT_REFUSAL_SIZE"
+    assert ctx.state_hash() == before
+
+
 @pytest.mark.clause("8.3", "P-1")
 def test_objects_with_neither_protocol_are_refused():
     class Half:

@@ -257,6 +257,9 @@ class View:
             self.origin = -low
             self.extent = high - low + 1
             self._lowest = base + low * size
+            if self._lowest < 0 or self._lowest + self.extent * size > _dlpack.ADDRESS_LIMIT + 1:
+                raise BorrowRefused("the exporter's buffer reaches outside the address space (0 to 2**63 - 1): "
+                                    "shape %r, byte strides %r from 0x%x" % (tuple(shape), tuple(bstrides), base))
 
     def _drop(self):
         if self._held:
@@ -273,7 +276,7 @@ class View:
             _dlpack.entry_end(self)
 
     # -- registration ----------------------------------------------------------------------
-    def _precheck(self, ctx):
+    def _precheck(self, ctx, perm=0):
         """The checks of a refused call that the runtime would make after this View is registered, made before
         any registration of the call (7.1 paragraph 3, P-20): released, a DLPack tensor that changed (P-10),
         a Bool byte other than 0 or 1 (P-3)."""
@@ -516,10 +519,15 @@ class Buffer(_exports.ExportBase):
         self.publish = "copy"
         self.__dict__.pop("_fastrow", None)
 
-    def _precheck(self, ctx):
-        """As View._precheck: released, and the Bool bytes of the package's own storage (P-3)."""
+    def _precheck(self, ctx, perm=0):
+        """As View._precheck: released, a live export of an output (P-18), and the Bool bytes of the package's
+        own storage (P-3)."""
         if self._released:
             raise StaleHandle("this Buffer was released")
+        if perm and self._exports:
+            raise Busy("a Buffer with %d live export%s (a memoryview, a NumPy array or a DLPack capsule of it) "
+                       "cannot be an output; end the export first (6.3 P-18)"
+                       % (self._exports, "" if self._exports == 1 else "s"), code="E_ALIAS")
         if self.elem == "Bool" and self._data is not None and self.count:
             _check_bool_bytes(C.addressof(self._data), self.count, 0, (self.count,), (1,))
 

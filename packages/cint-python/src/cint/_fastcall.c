@@ -498,6 +498,8 @@ static int bare_view(const Param *p, PyObject *v, Py_buffer *pb, cint_view *view
             __builtin_mul_overflow(low, (int64_t)size, &lowb))
             goto refuse;
     }
+    if (!empty && (uintptr_t)0 - (uintptr_t)lowb > base)
+        goto refuse;    /* the lowest byte would be below address 0: the Python path refuses it */
     if (code == CINT_TAG_BOOL && !empty && !bool_bytes_ok((const uint8_t *)pb->buf, nd, shape, strides))
         goto refuse;    /* refused before any registration (7.1 paragraph 3): the Python path says why */
     memset(view, 0, view_bytes);

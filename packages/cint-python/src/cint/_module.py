@@ -328,7 +328,9 @@ class Context:
         if st == BUSY:
             raise Busy("%s: the context is running an entry" % what)
         if st == RESOURCE:
-            raise ResourceError("%s: no room (CINT_RESOURCE)" % what)
+            raise ResourceError("%s: no room (CINT_RESOURCE): the context holds max_buffers live registrations, "
+                                "or its buffer identifiers are exhausted (next identifier 2**64 - 1, M-11); nothing "
+                                "changed" % what)
         raise Refused("%s was refused (status %d)" % (what, st))
 
     def _register(self, t, ptr, extent, writable, publish):
@@ -987,10 +989,10 @@ class _Entry:
                 # what the runtime would refuse after the registrations of this call (a Bool byte other than 0
                 # or 1, a changed DLPack tensor) is refused before any of them, so a refused call registers
                 # nothing and leaves the state as it was (7.1 paragraph 3, H-12, P-20)
-                for (kind, v, _), (pname, _p) in zip(plan, self.params):
+                for (kind, v, perm), (pname, _p) in zip(plan, self.params):
                     if kind == "array":
                         try:
-                            v._precheck(ctx)
+                            v._precheck(ctx, perm)
                         except Refused as ex:
                             if ex.parameter is None:
                                 ex.parameter = pname
