@@ -455,3 +455,42 @@ def test_four_contexts_from_four_threads_run_independently(mod):
         assert results[k] == (51, [v * v for v in x])
     for c in ctxs:
         c.close()
+
+
+ARENAS = """\
+Arena(I64, 10) root;
+
+export I64 carve() {
+    Arena(I64) mid = root.child(4);
+    return 1;
+}
+"""
+
+
+@pytest.mark.clause("M-11", "H-12")
+def test_arena_identifiers_do_not_wrap_on_either_executor(env):
+    """A child arena made when the next arena identifier is 2**64 - 1 faults E_UNSUPPORTED host.resource with
+    the same record on cpu-c17 (status CINT_RESOURCE) and on the reference interpreter; no counter wraps."""
+    from cint_compiler.driver import compile_file
+    from cint_replay.refexec import RefExecutor
+    src = env[0] / "arenas.ci"
+    src.write_text(ARENAS)
+    m = cint.load(src)
+    ctx = m.context()
+    assert ctx.carve() == 1
+    cp = decode_checkpoint(ctx.checkpoint(), m._structs())
+    st = cp.state
+    st.next_arena = 2**64 - 1
+    data = encode_checkpoint(encode_state(st), contract=RUNTIME_CONTRACT, digests=m._digests(), structs=m._structs())
+    ctx.restore(data)
+    with pytest.raises(cint.ResourceError):
+        ctx.carve()
+    cpu = ctx.fault()
+    assert (cpu.code, cpu.operation) == ("E_UNSUPPORTED", "host.resource")
+    ref = RefExecutor(compile_file(src))
+    ref.restore(data)
+    out = ref.call("carve", [], None)
+    assert out.fault == cpu.record
+    for c in (cint.read_checkpoint(ctx.checkpoint()), cint.read_checkpoint(ref.checkpoint())):
+        assert c.counters.next_arena == 2**64 - 1
+    ctx.close()

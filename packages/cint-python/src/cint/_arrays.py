@@ -10,7 +10,8 @@ its first use in a context, where it is created with cint_buffer_create (runtime
 filled, unpublished until a dispatch publishes it); cint.copy() makes a Buffer whose elements the
 package owns in a ctypes array (already published), registered as host memory of that Buffer at its
 first use.  A Buffer belongs to the context of its first use; using it in another context raises
-NotImplementedError in this slice.
+NotImplementedError in this slice, until that context is closed or collected: the Buffer then keeps its
+elements (P-17) and belongs to no context.
 """
 from __future__ import annotations
 
