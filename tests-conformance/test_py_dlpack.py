@@ -52,6 +52,10 @@ export I64 bytesum[n](in U8[n] s) {
     return c;
 }
 
+export I64 pair[n](in I64[n] a, in I64[n] b) {
+    return a[0] * 100 + b[0];
+}
+
 export void bump[n](inout I64[n] a) {
     for i in 0..n {
         a[i] = a[i] + 1;
@@ -297,6 +301,26 @@ def test_a_changed_tensor_is_refused_at_the_entry(ctx, change, what):
     assert (f.made, f.deleted) == (3, 2)             # the refused capsule was deleted at once
     # the refused call ran nothing; the context takes the next call
     assert ctx.total(np.arange(3, dtype=np.int64)) == 3
+    v.release()
+    assert settled(f)
+
+
+@pytest.mark.clause("8.3", "P-10", "H-12", "P-20")
+def test_a_changed_tensor_after_a_new_argument_registers_nothing(ctx):
+    """The re-exchange of a DLPack View is checked before any registration of the call: the bare array before
+    it in the arguments is not registered, and the state is as it was (7.1 paragraph 3)."""
+    f = Fake([1, 2, 3, 4])
+    v = cint.borrow(f)
+    x = np.arange(4, dtype=np.int64)
+    assert ctx.pair(x, v) == 1
+    f.offset = 8
+    y = cint.empty(4, "I64")
+    for call in (lambda: ctx.pair(x, v), lambda: ctx.pair(cint.borrow(x), v), lambda: ctx.pair(y, v)):
+        before = ctx.state_hash(), ctx.checkpoint()
+        with pytest.raises(cint.BorrowRefused, match="changed since the View was borrowed"):
+            call()
+        assert (ctx.state_hash(), ctx.checkpoint()) == before
+    assert y._registration(ctx) is None
     v.release()
     assert settled(f)
 

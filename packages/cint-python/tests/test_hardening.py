@@ -296,7 +296,7 @@ def test_small_hostile_inputs_get_the_documented_exceptions(mod, tmp_path):
     assert rctx.id(1) == 1
     rec.close()
     before = rctx.state_hash()
-    with pytest.raises(Exception, match="Recorder of this context is closed"):
+    with pytest.raises(cint.Refused, match="Recorder of this context is closed"):
         rctx.id(2)
     assert rctx.state_hash() == before
     rctx.close()
@@ -343,7 +343,7 @@ def _same_record(cpu, ref):
 def test_another_element_type_or_rank_is_the_entry_fault_bind_type(mod, env):
     ctx = mod.context()
     a32 = np.arange(3, dtype=np.int32)
-    with pytest.raises(cint.UnsupportedFault, match=r"cint.copy\(a, elem='I64'\)") as info:
+    with pytest.raises(cint.UnsupportedFault, match=r"a.astype\('<i8'\)") as info:
         ctx.total(a32)
     f = info.value
     assert (f.code, f.operation, f.operands) == ("E_UNSUPPORTED", "bind.type", (0,))

@@ -571,11 +571,10 @@ class Context:
     def entry(self, name):
         self._open("entry(%r)" % (name,))
         rec = self.__dict__.get("_recorder")
-        if rec is not None and not rec.recording:
-            from cint_replay.recorder import RecorderError
-            raise RecorderError("entry %s: the Recorder of this context is closed, so the call would not be "
-                                "recorded (9.3); make a new context with a new cint.Recorder, or one without "
-                                "record=" % name)
+        if rec is not None and not getattr(rec, "recording", True):
+            raise Refused("entry %s: the Recorder of this context is closed, so the call would not be recorded "
+                          "(9.3) and nothing ran; make a new context with a new cint.Recorder, or one without "
+                          "record=" % name)
         call = self._calls.get(name)
         if call is None:
             row = self._module._rows.get(name)
@@ -590,7 +589,7 @@ class Context:
             raise Busy("the context has %d live export(s) of its Buffers' storage (memoryviews, NumPy arrays or "
                        "DLPack capsules); end them before closing it" % self._live_exports, code="E_ALIAS")
         gate = self.__dict__.get("_lock")
-        if _FC is not None and isinstance(gate, _FC.Gate) and self._h:
+        if _FC is not None and isinstance(gate, _FC.Gate) and self.__dict__.get("_h"):
             if not gate.acquire(blocking=False):   # an entry runs (in another thread): destroying would free it
                 raise Busy("close: the context is running an entry; close it when the call returns")
             try:
@@ -1055,11 +1054,9 @@ class _Entry:
             return _value(vt, res.value)
         if st == FAULT:
             f = ctx.fault()
-            if f is not None and f.operation == "bind.type" and hints:
-                pname, elem, rank, got, grank = hints[0]
-                f.hint = ("parameter %s is %s of rank %d; the argument holds %s of rank %d, and cint never converts: "
-                          "%s" % (pname, elem, rank, got, grank,
-                                  "pass cint.copy(a, elem=%r)" % elem if got != elem else "reshape the array"))
+            if f is not None and f.operation == "bind.type" and hints and f.operands:
+                f.hint = _bind_type_hint(self.params[f.operands[0]][0] if f.operands[0] < len(self.params) else None,
+                                         hints)
             raise f
         if st == FAULTED:
             held = ctx.fault()
@@ -1156,6 +1153,23 @@ def _caller(ctx, e):
                           result, runtime, A.View, A.Buffer, np.ndarray if np is not None else None)
     except (NotImplementedError, ValueError, TypeError, OverflowError, RuntimeError, AttributeError):
         return e
+
+
+def _bind_type_hint(pname, hints):
+    """What to do about the bind.type fault of parameter pname (the hints of the call: parameter, its element
+    and rank, the argument's element and rank); cint never converts, so the caller does."""
+    for name, elem, rank, got, grank in hints:
+        if name != pname:
+            continue
+        head = "parameter %s is %s of rank %d; the argument holds %s of rank %d, and cint never converts: " % (
+            name, elem, rank, got, grank)
+        if got == elem:
+            return head + "pass an array of rank %d (reshape it)" % rank
+        if elem not in A.ELEMS:     # a Q format: borrow memory of its storage type as it
+            return head + "borrow memory of its storage type with cint.borrow(a, elem=%r)" % elem
+        return head + "convert it first: a.astype(%r) for NumPy, or cint.copy(values, elem=%r) for a sequence " \
+                      "of ints" % (A._DTYPES[elem], elem)
+    return None
 
 
 def _nothing_ran(held) -> bool:
