@@ -287,6 +287,10 @@ def test_small_hostile_inputs_get_the_documented_exceptions(mod, tmp_path):
         deep = [deep]
     with pytest.raises(cint.Refused, match="more than 4 deep"):
         cint.copy(deep, elem="I64")
+    with pytest.raises(cint.Refused, match="extent 0 is a list"):
+        cint.empty(deep, "I64")
+    with pytest.raises(cint.Refused, match="more than 4 deep"):
+        cint.from_float([[[[[[1.0]]]]]], "I64")
     with pytest.raises(cint.Refused):
         ctx.total(deep)
     ctx.close()

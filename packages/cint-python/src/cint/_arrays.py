@@ -56,6 +56,9 @@ def elem_name(t) -> str:
 
 
 def check_elem(elem: str) -> str:
+    if type(elem) is not str:
+        raise Refused("an element type is a str such as 'I64' (one of %s, or a Q format), not a %s" % (
+            ", ".join(ELEMS), type(elem).__name__))
     if elem in ELEMS:
         return elem
     if is_fixed_name(elem):   # a Q format: stored as its storage integer, read back as cint.Fixed (8.5)
@@ -417,9 +420,12 @@ def _shape_of(shape, elem=None):
         except TypeError:
             raise Refused("a Buffer's shape is an int or a tuple of 1 to 4 ints, not %s" % type(shape).__name__) \
                 from None
-    if not 1 <= len(shape) <= 4 or not all(type(n) is int and n >= 0 for n in shape):
-        raise Refused("a Buffer's shape is 1 to 4 extents, each an int >= 0, not %s" % (
-            repr(shape) if len(shape) <= 8 else "a shape of rank %d" % len(shape)))
+    if not 1 <= len(shape) <= 4:
+        raise Refused("a Buffer's shape is 1 to 4 extents, each an int >= 0, not %d extents" % len(shape))
+    for k, n in enumerate(shape):
+        if type(n) is not int or n < 0:
+            raise Refused("a Buffer's shape is 1 to 4 extents, each an int >= 0; extent %d is %s" % (
+                k, n if type(n) is int else "a %s" % type(n).__name__))
     count = 1
     for n in shape:
         count *= n
@@ -570,7 +576,7 @@ class Buffer(_exports.ExportBase):
             raise Unpublished("this Buffer has never been published: no dispatch has written it")
         if self._data is not None:
             return bytes(self._data)
-        ctx = self._ctx()
+        ctx = self._ctx() if self._ctx is not None else None
         if ctx is None:
             raise StaleHandle("the context of this Buffer is gone")
         return ctx._read(self._cview(ctx, 0), self.count * elem_info(self.elem)[1])
@@ -630,7 +636,7 @@ class Buffer(_exports.ExportBase):
         _, size, _, code = ELEMS[self.elem]
         if self._data is not None:
             return C.addressof(self._data), self._data, code, size, self.shape
-        ctx = self._ctx()
+        ctx = self._ctx() if self._ctx is not None else None
         if ctx is None or not ctx._h:
             raise StaleHandle("the context of this Buffer is gone")
         self._bind(ctx)                 # registered again after a restore of ctx (P-20)

@@ -550,11 +550,15 @@ class Context:
         for buf in self._bound_buffers():
             if buf._data is not None or not buf._published:
                 continue
-            v = S.cint_view(buffer=buf._bid, generation=buf._gen, type=A.ctype_of(buf.elem), rank=1, perm=0,
-                            origin=0)
-            v.shape[0], v.stride[0] = buf.count, 1
-            kept.append((buf, self._read(v, buf.count * A.elem_info(buf.elem)[1])))
+            kept.append((buf, self._read(self._buffer_view(buf), buf.count * A.elem_info(buf.elem)[1])))
         return kept
+
+    @staticmethod
+    def _buffer_view(buf):
+        """A rank-1 read view of every element of a Buffer's registration here."""
+        v = S.cint_view(buffer=buf._bid, generation=buf._gen, type=A.ctype_of(buf.elem), rank=1, perm=0, origin=0)
+        v.shape[0], v.stride[0] = buf.count, 1
+        return v
 
     @contextlib.contextmanager
     def entry_scope(self):
@@ -612,9 +616,12 @@ class Context:
         every Buffer of this context is free to be used in another one."""
         if "_buffers" not in self.__dict__:
             return
-        for buf, raw in self._buffer_contents():
-            buf._adopt(raw)
         for buf in self._bound_buffers():
+            if buf._data is None and buf._published:
+                try:
+                    buf._adopt(self._read(self._buffer_view(buf), buf.count * A.elem_info(buf.elem)[1]))
+                except (Refused, ResourceError, Busy):
+                    pass            # cannot happen for a live registration; the Buffer then reads as stale
             buf._unbind()
         self._buffers = weakref.WeakSet()
 
