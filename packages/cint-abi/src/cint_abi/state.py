@@ -100,11 +100,6 @@ class Registration:
 IDENTIFIER_EXHAUSTED = 2**64 - 1
 
 
-def identifier_available(counter: int) -> bool:
-    """Whether a registration (or a new arena) may take the identifier ``counter`` (M-11)."""
-    return 1 <= counter < IDENTIFIER_EXHAUSTED
-
-
 @dataclass
 class State:
     revision: bytes
@@ -147,9 +142,6 @@ def encode_state(st: State) -> bytes:
     reg = registry_block(st.registry)
     ab, pb = arena_block(st.arenas), pool_block(st.pools)
     out += [u64(len(ab)), ab, u64(len(pb)), pb, u64(len(reg)), reg]
-    for what, v in (("buffer", st.next_buffer), ("arena", st.next_arena), ("pool", st.next_pool)):
-        if type(v) is not int or not 1 <= v <= IDENTIFIER_EXHAUSTED:
-            raise ValueError("the next %s identifier is 1 to 2**64 - 1 (M-11), not %r" % (what, v))
     out += [u64(st.next_buffer), u64(st.next_arena), u64(st.next_pool), u64(st.entries), _text(FUEL_MODEL)]
     if st.fault is None:
         out.append(u8(0))
