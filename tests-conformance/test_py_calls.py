@@ -211,8 +211,12 @@ def test_arguments_of_arrays(mod):
     y = cint.empty(5, "I64")
     # a refused call registers nothing (P-20): y is bound at its first use that passes every check
     with pytest.raises(cint.Refused):
-        ctx.square(x.astype(np.int32), y=y)
+        ctx.square(x, y=y, fuel=-2)
     assert y._registration(ctx) is None
+    # an argument of another element type is formed, and the entry faults bind.type (7.1 paragraph 11, H-12)
+    with pytest.raises(cint.UnsupportedFault, match="bind.type"):
+        ctx.square(x.astype(np.int32), y=y)
+    ctx.clear_fault()
     ctx.square(x, y=y)
     assert y._registration(ctx) is not None and y.tolist() == [0, 1, 4, 9, 16]
     for bad in ([1, 2], (1,), range(2)):

@@ -52,6 +52,10 @@ export I64 bytesum[n](in U8[n] s) {
     return c;
 }
 
+export I64 pair[n](in I64[n] a, in I64[n] b) {
+    return a[0] * 100 + b[0];
+}
+
 export void bump[n](inout I64[n] a) {
     for i in 0..n {
         a[i] = a[i] + 1;
@@ -297,6 +301,26 @@ def test_a_changed_tensor_is_refused_at_the_entry(ctx, change, what):
     assert (f.made, f.deleted) == (3, 2)             # the refused capsule was deleted at once
     # the refused call ran nothing; the context takes the next call
     assert ctx.total(np.arange(3, dtype=np.int64)) == 3
+    v.release()
+    assert settled(f)
+
+
+@pytest.mark.clause("8.3", "P-10", "H-12", "P-20")
+def test_a_changed_tensor_after_a_new_argument_registers_nothing(ctx):
+    """The re-exchange of a DLPack View is checked before any registration of the call: the bare array before
+    it in the arguments is not registered, and the state is as it was (7.1 paragraph 3)."""
+    f = Fake([1, 2, 3, 4])
+    v = cint.borrow(f)
+    x = np.arange(4, dtype=np.int64)
+    assert ctx.pair(x, v) == 1
+    f.offset = 8
+    y = cint.empty(4, "I64")
+    for call in (lambda: ctx.pair(x, v), lambda: ctx.pair(cint.borrow(x), v), lambda: ctx.pair(y, v)):
+        before = ctx.state_hash(), ctx.checkpoint()
+        with pytest.raises(cint.BorrowRefused, match="changed since the View was borrowed"):
+            call()
+        assert (ctx.state_hash(), ctx.checkpoint()) == before
+    assert y._registration(ctx) is None
     v.release()
     assert settled(f)
 
@@ -554,6 +578,45 @@ def test_misbehaving_producers_are_refused_without_a_crash(kw, pattern):
     # every capsule made is deleted exactly once: by the package when it took it, else by the
     # capsule's own destructor
     assert settled(f)
+
+
+@pytest.mark.clause("8.3", "P-13", "A-8")
+@pytest.mark.parametrize("kw", [
+    {"byte_offset": 1 << 63},                   # was accepted, and the next call crashed
+    {"byte_offset": (1 << 64) - 8},
+    {"byte_offset": (1 << 63) - 8},
+    {"byte_offset": 3 << 62},
+    {"offset": 1 << 63},                        # a data pointer of the upper half
+    {"strides": (1 << 62,), "values": (0, 1)},
+    {"strides": ((1 << 63) - 1,), "values": (0, 1, 2)},
+    {"strides": (-(1 << 62),), "values": (0, 1, 2)},
+    {"shape": (2, 2), "strides": (1 << 61, -(1 << 61))},
+    {"shape": (3, 3), "strides": ((1 << 63) - 1, (1 << 63) - 1), "values": tuple(range(9))},
+])
+def test_descriptor_sizes_offsets_and_strides_are_checked_exactly(ctx, kw):
+    """Every size, offset and stride of a DLPack descriptor is checked in exact integers; a tensor whose bytes
+    reach outside addresses 0 to 2**63 - 1 is refused before anything is registered, and the context is as
+    it was."""
+    f = Fake(**kw)
+    before = ctx.state_hash()
+    with pytest.raises(cint.BorrowRefused, match="address space"):
+        cint.borrow(f)
+    with pytest.raises(cint.BorrowRefused, match="address space"):
+        ctx.total(f)
+    assert ctx.state_hash() == before
+    assert ctx.total(np.arange(4, dtype=np.int64)) == 6
+    assert settled(f)
+
+
+@pytest.mark.clause("A-8", "P-13")
+def test_the_runtime_refuses_memory_outside_the_address_space(ctx):
+    from cint._arrays import ctype_of
+    before = ctx.state_hash()
+    for ptr, extent in ((1 << 63, 4), ((1 << 63) - 8, 2), (((1 << 64) - 8), 1)):
+        with pytest.raises(cint.Refused) as info:
+            ctx._register(ctype_of("I64"), ptr, extent, False, 0)
+        assert info.value.reason == "CINT_REFUSAL_SIZE"
+    assert ctx.state_hash() == before
 
 
 @pytest.mark.clause("8.3", "P-1")

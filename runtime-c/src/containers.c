@@ -166,7 +166,7 @@ int cint_gen_arena_child(cint_ctx *ctx, const cint_gen_at *at, uint32_t arena, i
     rt_arena *a = &ctx->arenas[arena];
     if (live(ctx, at, a, "arena.alloc")) return 1;
     if (n < 0 || n > a->capacity - a->used) return bounds3(ctx, at, "arena.alloc", n, a->used, a->capacity);
-    if (ctx->arena_count == UINT32_MAX - 1u) return rt_resource(ctx, at);
+    if (ctx->arena_count == UINT32_MAX - 1u || ctx->next_arena == UINT64_MAX) return rt_resource(ctx, at);
     void *rows = ctx->arenas;
     if (!rt_grow(ctx, &rows, &ctx->arena_cap, (size_t)ctx->arena_count + 1u, sizeof(rt_arena)))
         return rt_resource(ctx, at);

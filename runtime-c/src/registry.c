@@ -90,15 +90,20 @@ RT_API cint_status cint_buffer_register(cint_ctx *ctx, const cint_buffer_desc *d
     if (es <= 0) return refuse(ctx, CINT_REFUSAL_TYPE);
     /* 4. extent (EXTENT) */
     if (desc->extent < 0) return refuse(ctx, CINT_REFUSAL_EXTENT);
-    /* 5. byte size within I64 and the address space (SIZE) */
+    /* 5. byte size within I64 and the address space (SIZE): the bytes lie at addresses 0 to INTPTR_MAX,
+       so that every byte offset of a view of them is an I64 (an address of the upper half is no host
+       memory on a supported machine) */
     int64_t bytes;
     uintptr_t base = (uintptr_t)desc->mem.u.host.ptr;
-    if (__builtin_mul_overflow(desc->extent, es, &bytes) || (uintptr_t)bytes > UINTPTR_MAX - base)
+    if (__builtin_mul_overflow(desc->extent, es, &bytes) || base > (uintptr_t)INTPTR_MAX ||
+        (uintptr_t)bytes > (uintptr_t)INTPTR_MAX - base)
         return refuse(ctx, CINT_REFUSAL_SIZE);
     /* 6. address (ALIGN); align is a power of two but perhaps for a record (no division otherwise) */
     uintptr_t mis = (align & (align - 1u)) == 0 ? (base & (uintptr_t)(align - 1u)) : base % align;
     if ((base == 0 && bytes != 0) || mis != 0) return refuse(ctx, CINT_REFUSAL_ALIGN);
     if (ctx->slot_count >= ctx->max_buffers) return done(ctx, CINT_RESOURCE);
+    /* M-11: the identifier 2^64 - 1 is never issued, so the counter always holds the next one */
+    if (ctx->next_buffer == UINT64_MAX) return done(ctx, CINT_RESOURCE);
 
     rt_slot s;
     rt_zero(&s, sizeof s);
@@ -165,6 +170,7 @@ RT_API cint_status cint_buffer_create(cint_ctx *ctx, cint_type type, int64_t ext
     if (__builtin_mul_overflow(extent, es, &bytes)) return refuse(ctx, CINT_REFUSAL_SIZE);
     if (device != 0) return refuse(ctx, CINT_REFUSAL_UNSUPPORTED);
     if (ctx->slot_count >= ctx->max_buffers) return done(ctx, CINT_RESOURCE);
+    if (ctx->next_buffer == UINT64_MAX) return done(ctx, CINT_RESOURCE);    /* identifiers exhausted (M-11) */
     uint8_t *mem = rt_alloc_zero(ctx, (size_t)bytes);
     if (mem == NULL) return done(ctx, CINT_RESOURCE);
 

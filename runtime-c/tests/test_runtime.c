@@ -569,7 +569,14 @@ static void test_register_order(void)
     CHECK(cint_buffer_register(ctx, &d, &id, &gen) == CINT_REFUSED && refusal(ctx) == CINT_REFUSAL_EXTENT);
     d.extent = INT64_MAX / 4;
     CHECK(cint_buffer_register(ctx, &d, &id, &gen) == CINT_REFUSED && refusal(ctx) == CINT_REFUSAL_SIZE);
+    /* the address space is 0 to INTPTR_MAX: an aligned pointer of the upper half, or bytes reaching past
+       INTPTR_MAX, are SIZE (a DLPack byte_offset of 2^63 made such a pointer) */
     d.extent = 4;
+    d.mem.u.host.ptr = (void *)((uintptr_t)INTPTR_MAX + 1u);
+    CHECK(cint_buffer_register(ctx, &d, &id, &gen) == CINT_REFUSED && refusal(ctx) == CINT_REFUSAL_SIZE);
+    d.mem.u.host.ptr = (void *)((uintptr_t)INTPTR_MAX - 7u);
+    CHECK(cint_buffer_register(ctx, &d, &id, &gen) == CINT_REFUSED && refusal(ctx) == CINT_REFUSAL_SIZE);
+    d.mem.u.host.ptr = (uint8_t *)xs + 1;
     CHECK(cint_buffer_register(ctx, &d, &id, &gen) == CINT_REFUSED && refusal(ctx) == CINT_REFUSAL_ALIGN);
     d.mem.u.host.ptr = NULL;
     CHECK(cint_buffer_register(ctx, &d, &id, &gen) == CINT_REFUSED && refusal(ctx) == CINT_REFUSAL_ALIGN);

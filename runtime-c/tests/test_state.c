@@ -299,6 +299,48 @@ static void test_registry(void)
     cint_ctx_destroy(b);
 }
 
+/* M-11: the identifier 2^64 - 1 is never issued. A checkpoint whose next buffer identifier is 2^64 - 1 is
+   restored (M-11 takes the greater counter), and a registration then returns CINT_RESOURCE and changes nothing;
+   from 2^64 - 2, one identifier is issued and the state still encodes. */
+static void test_identifier_exhaustion(void)
+{
+    static const uint64_t tops[2] = {UINT64_MAX, UINT64_MAX - 1u};
+    for (int t = 0; t < 2; t++) {
+        cint_ctx *a = make(&s_program), *b = make(&s_program);
+        static int64_t mem[4];
+        cint_buffer_id id = 0;
+        uint64_t gen = 0;
+        CHECK_EQ(cint_buffer_create(a, (cint_type)TY(CINT_TAG_I64), 2, 0, &id, &gen), CINT_OK);
+        size_t n;
+        uint8_t *s = encode(a, &n);
+        /* the counters: next buffer 2, next arena 1, next pool 1, each a U64 */
+        static const uint8_t want[24] = {2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+        size_t at = n;
+        for (size_t k = 0; k + 24 <= n; k++)
+            if (memcmp(s + k, want, 24) == 0) at = k;
+        CHECK(at < n);
+        if (at < n) {
+            for (int k = 0; k < 8; k++) s[at + (size_t)k] = (uint8_t)(tops[t] >> (8 * k));
+            CHECK_EQ(cint_gen_state_restore(b, s, n, NULL), CINT_OK);
+            if (t == 1) {
+                CHECK_EQ(cint_buffer_create(b, (cint_type)TY(CINT_TAG_I64), 2, 0, &id, &gen), CINT_OK);
+                CHECK(id == UINT64_MAX - 1u);
+            }
+            size_t before_n;
+            uint8_t *before = encode(b, &before_n);
+            CHECK(before != NULL);
+            CHECK_EQ(cint_buffer_create(b, (cint_type)TY(CINT_TAG_I64), 2, 0, &id, &gen), CINT_RESOURCE);
+            CHECK_EQ(cint_buffer_register_elements(b, (cint_type)TY(CINT_TAG_I64), mem, 4, 1, 0, &id, &gen),
+                     CINT_RESOURCE);
+            CHECK(same_state(b, before, before_n));
+            free(before);
+        }
+        free(s);
+        cint_ctx_destroy(a);
+        cint_ctx_destroy(b);
+    }
+}
+
 /* H-19: another revision identity, or other module variables, are refused. */
 static void test_refusals(void)
 {
@@ -570,6 +612,7 @@ int main(int argc, char **argv)
     test_histories();
     test_round_trip();
     test_registry();
+    test_identifier_exhaustion();
     test_refusals();
     test_value_sets();
     test_busy();

@@ -93,6 +93,13 @@ class Registration:
     publish: bool
 
 
+# M-10, M-11 (docs/encodings.md): buffer, arena and pool identifiers are 1 .. 2**64 - 2.  A counter holds the
+# next identifier; at IDENTIFIER_EXHAUSTED (2**64 - 1) none is left, and registering memory or making an arena
+# answers CINT_RESOURCE and changes nothing, so a counter never wraps.  Such a counter is a valid state (a restore
+# takes the greater counter) and encodes as it is.
+IDENTIFIER_EXHAUSTED = 2**64 - 1
+
+
 @dataclass
 class State:
     revision: bytes

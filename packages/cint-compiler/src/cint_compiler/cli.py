@@ -215,6 +215,10 @@ def cmd_build(ns) -> int:
         return EXIT_COMPILE
     c = _compile(ns.file, ns.root)
     out = Path(ns.out)
+    if out.exists() and not out.is_dir():
+        sys.stderr.write("error: --out %s is an existing file; --out names the folder the build writes into "
+                         "(it is made when missing)\n" % out)
+        return EXIT_COMPILE
     try:
         if ns.lib:
             target = build_library(c, out, with_state=ns.with_state)
@@ -237,6 +241,9 @@ def cmd_build(ns) -> int:
     except BuildError as ex:
         sys.stderr.write("internal error: %s\n" % ex)
         return EXIT_INTERNAL
+    except (FileExistsError, NotADirectoryError, PermissionError) as ex:
+        sys.stderr.write("error: cannot write the build into --out %s: %s\n" % (out, ex.strerror or ex))
+        return EXIT_COMPILE
     print("built: %s" % target)
     return EXIT_OK
 

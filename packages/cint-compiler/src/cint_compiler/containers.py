@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List
 
+from cint_abi.state import IDENTIFIER_EXHAUSTED
+
 from .faults import MachineFault
 from .types import I64, U8, U32, U64, ArenaType, PoolType
 from .values import ArrayValue, ErrorValue, Storage, copy_value
@@ -166,6 +168,8 @@ class Memory:
         self._live_arena(a, "arena.alloc")
         if not self._bump(a, n):
             raise self._bounds(a, n)
+        if self.next_arena >= IDENTIFIER_EXHAUSTED:     # M-11: no identifier left (cpu-c17: CINT_RESOURCE)
+            raise MachineFault("E_UNSUPPORTED", "host.resource", [], None, None)
         c = ArenaObj(self.next_arena, None, a, a.elem, n, a.storage, a.base + a.used)
         self.next_arena += 1
         a.used += n

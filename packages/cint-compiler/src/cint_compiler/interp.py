@@ -742,7 +742,7 @@ class Context(Evaluator, MemoryExec):
         for p, v in zip(info.params, args):
             env[p] = v
         # the entry checks (size parameters bound from argument shapes) precede depth and fuel (LS-141)
-        bound = self.bind_sizes(info, args, env, call_span)
+        bound = self.bind_sizes(info, args, env, call_span, host=entry)
         if entry:
             self.check_where(info, bound, call_span)
         if not entry:
@@ -778,10 +778,16 @@ class Context(Evaluator, MemoryExec):
         if ops is not None:
             self.fault(MachineFault("E_SHAPE", "bind.where", ops), span)
 
-    def bind_sizes(self, info, args, env, span, kernel=False):
+    def bind_sizes(self, info, args, env, span, kernel=False, host=False):
         bound = {}
         for idx, (p, v) in enumerate(zip(info.params, args)):
             if isinstance(p.type, ArrayType):
+                if host:    # a host's argument (SPEC-03P.1 7.1 paragraph 11 check 3): element type, then rank
+                    if v.elem != p.type.elem:
+                        self.fault(MachineFault("E_UNSUPPORTED", "bind.type", [(I64, idx)]), span)
+                    if len(v.shape) != len(p.type.dims):
+                        self.fault(MachineFault("E_SHAPE", "bind.type", [(I64, idx), (I64, len(v.shape))], None,
+                                                (I64, len(p.type.dims))), span)
                 for d, spec in enumerate(p.type.dims):
                     ext = v.shape[d]
                     if isinstance(spec, str):

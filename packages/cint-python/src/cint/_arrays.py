@@ -10,7 +10,8 @@ its first use in a context, where it is created with cint_buffer_create (runtime
 filled, unpublished until a dispatch publishes it); cint.copy() makes a Buffer whose elements the
 package owns in a ctypes array (already published), registered as host memory of that Buffer at its
 first use.  A Buffer belongs to the context of its first use; using it in another context raises
-NotImplementedError in this slice.
+NotImplementedError in this slice, until that context is closed or collected: the Buffer then keeps its
+elements (P-17) and belongs to no context.
 """
 from __future__ import annotations
 
@@ -55,6 +56,9 @@ def elem_name(t) -> str:
 
 
 def check_elem(elem: str) -> str:
+    if type(elem) is not str:
+        raise Refused("an element type is a str such as 'I64' (one of %s, or a Q format), not a %s" % (
+            ", ".join(ELEMS), type(elem).__name__))
     if elem in ELEMS:
         return elem
     if is_fixed_name(elem):   # a Q format: stored as its storage integer, read back as cint.Fixed (8.5)
@@ -111,11 +115,17 @@ _ReleaseBuffer.restype = None
 
 
 def _has_buffer(obj) -> bool:
+    """Whether obj offers the buffer protocol; an exporter that offers it and fails (NumPy's datetime64 arrays:
+    ValueError) is refused here with BorrowRefused, a Refused."""
     try:
         memoryview(obj).release()
         return True
     except TypeError:
         return False
+    except (ValueError, BufferError) as ex:
+        raise BorrowRefused("the %s offers the buffer protocol and its export failed (%s: %s): cint takes integer "
+                            "and Bool data only; convert it to an integer array first" % (
+                                type(obj).__name__, type(ex).__name__, ex)) from None
 
 
 def _alt(obj) -> str:
@@ -251,6 +261,9 @@ class View:
             self.origin = -low
             self.extent = high - low + 1
             self._lowest = base + low * size
+            if self._lowest < 0 or self._lowest + self.extent * size > _dlpack.ADDRESS_LIMIT + 1:
+                raise BorrowRefused("the exporter's buffer reaches outside the address space (0 to 2**63 - 1): "
+                                    "shape %r, byte strides %r from 0x%x" % (tuple(shape), tuple(bstrides), base))
 
     def _drop(self):
         if self._held:
@@ -267,6 +280,17 @@ class View:
             _dlpack.entry_end(self)
 
     # -- registration ----------------------------------------------------------------------
+    def _precheck(self, ctx, perm=0):
+        """The checks of a refused call that the runtime would make after this View is registered, made before
+        any registration of the call (7.1 paragraph 3, P-20): released, a DLPack tensor that changed (P-10),
+        a Bool byte other than 0 or 1 (P-3)."""
+        if self._released:
+            raise StaleHandle("this View was released; borrow the array again")
+        if getattr(self, "_dl", None) is not None:
+            _dlpack.reexchange(self)
+        if self.elem == "Bool":
+            _check_bool_bytes(self._lowest, self.extent, self.origin, self.shape, self.strides)
+
     def _cview(self, ctx, perm):
         if self._released:
             raise StaleHandle("this View was released; borrow the array again")
@@ -346,14 +370,69 @@ def borrow(obj, *, elem=None, writable=False, publish=None, layout="any", contex
     return View(obj, elem=elem, writable=writable, publish=publish, layout=layout)
 
 
+def _check_bool_bytes(lowest, extent, origin, shape, strides):
+    """Refused (reason CINT_REFUSAL_BOOL, code E_NARROW) when an element of the Bool view (origin, shape, strides
+    over extent bytes from lowest) is a byte other than 0 or 1 (P-3, 7.1 paragraph 3); only the bytes the view
+    reaches are read."""
+    if not extent or 0 in shape:
+        return
+    raw = C.string_at(lowest, extent)
+    count = 1
+    for n in shape:
+        count *= n
+    if count == extent:                 # every byte of the span is an element
+        bad = max(raw) > 1
+    else:
+        import itertools
+        *outer, n = shape
+        *ost, s = strides
+        bad = False
+        for idx in itertools.product(*(range(m) for m in outer)):
+            start = origin + sum(i * t for i, t in zip(idx, ost))
+            if s == 0:
+                row = raw[start:start + 1]
+            else:
+                end = start + (n - 1) * s + (1 if s > 0 else -1)
+                row = raw[start:(end if end >= 0 else None):s]
+            if max(row) > 1:
+                bad = True
+                break
+    if bad:
+        raise Refused("a Bool element holds a byte other than 0 or 1 (8.2 P-3); nothing was registered or run",
+                      code="E_NARROW", reason="CINT_REFUSAL_BOOL")
+
+
 # --- Buffers ----------------------------------------------------------------------------------
 
-def _shape_of(shape):
-    if isinstance(shape, int):
+_I64_MAX = (1 << 63) - 1
+
+
+def _shape_of(shape, elem=None):
+    """A Buffer's shape: 1 to 4 extents, each an exact int >= 0, whose product (and its byte size, for elem) fits an
+    I64, checked here before any of it reaches C (docs/python.md)."""
+    if type(shape) is int:
         shape = (shape,)
-    shape = tuple(shape)
-    if not 1 <= len(shape) <= 4 or not all(type(n) is int and n >= 0 for n in shape):
-        raise Refused("a Buffer's shape is 1 to 4 extents, each an int >= 0, not %r" % (shape,))
+    elif isinstance(shape, (tuple, list)):
+        shape = tuple(shape)
+    else:
+        try:
+            shape = tuple(shape)
+        except TypeError:
+            raise Refused("a Buffer's shape is an int or a tuple of 1 to 4 ints, not %s" % type(shape).__name__) \
+                from None
+    if not 1 <= len(shape) <= 4:
+        raise Refused("a Buffer's shape is 1 to 4 extents, each an int >= 0, not %d extents" % len(shape))
+    for k, n in enumerate(shape):
+        if type(n) is not int or n < 0:
+            raise Refused("a Buffer's shape is 1 to 4 extents, each an int >= 0; extent %d is %s" % (
+                k, n if type(n) is int else "a %s" % type(n).__name__))
+    count = 1
+    for n in shape:
+        count *= n
+    size = elem_info(elem)[1] if elem is not None else 1
+    if count * size > _I64_MAX:
+        raise Refused("a Buffer of shape %r holds %d elements (%d bytes), beyond the I64 range of an extent "
+                      "(2**63 - 1 bytes)" % (shape, count, count * size), code="E_NARROW")
     return shape
 
 
@@ -365,8 +444,8 @@ class Buffer(_exports.ExportBase):
     for the export's life, the package's own storage directly (_export_open and _export_close)."""
 
     def __init__(self, shape, elem, data=None):
-        self.shape = _shape_of(shape)
         self.elem = check_elem(elem)
+        self.shape = _shape_of(shape, self.elem)
         n = 1
         for d in self.shape:
             n *= d
@@ -396,7 +475,8 @@ class Buffer(_exports.ExportBase):
         else:
             self._bid, self._gen = ctx._register(t, C.addressof(self._data), self.count, True, 1)
         self._epoch = getattr(ctx, "_epoch", 0)
-        self._ctx = weakref.ref(ctx)
+        self._ctx = weakref.ref(ctx, self._context_gone)
+        self._life = getattr(ctx, "_life", None)
         bufs = getattr(ctx, "_buffers", None)
         if bufs is not None:
             bufs.add(self)
@@ -410,6 +490,34 @@ class Buffer(_exports.ExportBase):
             return None
         return self._bid, self._gen
 
+    def _context_gone(self, ref):
+        """The context of this Buffer was collected without close() (the callback of its weak reference, which
+        runs before the context's finalizer destroys it): the Buffer keeps its elements (P-17)."""
+        if ref is not self._ctx:
+            return
+        life = self.__dict__.get("_life")
+        try:
+            if life and life[0] and self._data is None and self._published and not self._released \
+                    and self._bid is not None:
+                v = S.cint_view(buffer=self._bid, generation=self._gen, type=ctype_of(self.elem), rank=1, perm=0,
+                                origin=0)
+                v.shape[0], v.stride[0] = self.count, 1
+                n = self.count * elem_info(self.elem)[1]
+                raw = C.create_string_buffer(max(n, 1))
+                if life[1].cint_buffer_read(C.c_void_p(life[0]), v, raw, n) == 0:
+                    self._adopt(raw.raw[:n])
+        finally:
+            self._unbind()
+
+    def _unbind(self):
+        """Its context was closed: the registration ended with it (P-17), and the Buffer belongs to no context
+        until its next use. An unpublished Buffer of runtime storage has no storage yet again."""
+        self._ctx = None
+        self._life = None
+        self._bid = self._gen = None
+        self._epoch = 0
+        self.__dict__.pop("_fastrow", None)
+
     def _adopt(self, raw):
         """A restore freed the runtime storage of this Buffer (M-11a): it keeps its elements, raw, in storage
         of its own, registered as package memory (publish copy) at its next use."""
@@ -417,6 +525,18 @@ class Buffer(_exports.ExportBase):
         self._data = (ct * self.count).from_buffer_copy(raw)       # aligned for its elements (A-8)
         self.publish = "copy"
         self.__dict__.pop("_fastrow", None)
+
+    def _precheck(self, ctx, perm=0):
+        """As View._precheck: released, a live export of an output (P-18), and the Bool bytes of the package's
+        own storage (P-3)."""
+        if self._released:
+            raise StaleHandle("this Buffer was released")
+        if perm and self._exports:
+            raise Busy("a Buffer with %d live export%s (a memoryview, a NumPy array or a DLPack capsule of it) "
+                       "cannot be an output; end the export first (6.3 P-18)"
+                       % (self._exports, "" if self._exports == 1 else "s"), code="E_ALIAS")
+        if self.elem == "Bool" and self._data is not None and self.count:
+            _check_bool_bytes(C.addressof(self._data), self.count, 0, (self.count,), (1,))
 
     def _cview(self, ctx, perm):
         if perm and self._exports:
@@ -456,7 +576,7 @@ class Buffer(_exports.ExportBase):
             raise Unpublished("this Buffer has never been published: no dispatch has written it")
         if self._data is not None:
             return bytes(self._data)
-        ctx = self._ctx()
+        ctx = self._ctx() if self._ctx is not None else None
         if ctx is None:
             raise StaleHandle("the context of this Buffer is gone")
         return ctx._read(self._cview(ctx, 0), self.count * elem_info(self.elem)[1])
@@ -516,7 +636,7 @@ class Buffer(_exports.ExportBase):
         _, size, _, code = ELEMS[self.elem]
         if self._data is not None:
             return C.addressof(self._data), self._data, code, size, self.shape
-        ctx = self._ctx()
+        ctx = self._ctx() if self._ctx is not None else None
         if ctx is None or not ctx._h:
             raise StaleHandle("the context of this Buffer is gone")
         self._bind(ctx)                 # registered again after a restore of ctx (P-20)
@@ -601,10 +721,16 @@ def copy(obj, *, elem=None, device=None, from_float=None) -> Buffer:
             shape = tuple(mv.shape)
             if not 1 <= len(shape) <= 4:
                 raise Refused("rank %d: a Buffer has rank 1 to 4" % len(shape))
-            code = ELEMS[elem][3]
+            code = ELEMS[elem][3] if elem != "Bool" else "B"      # Bool bytes as bytes: 2 is not True (P-3)
             # tobytes gives the elements in row-major order whatever the strides; unpack in the export's order
             raw = mv.tobytes()
             flat = list(struct.unpack(("<" if not big else ">") + "%d%s" % (len(raw) // mv.itemsize, code), raw))
+            if elem == "Bool":
+                for k, v in enumerate(flat):
+                    if v > 1:
+                        raise Refused("element %d of the Bool array is the byte %d; a Bool byte is 0 or 1 (8.2 P-3)"
+                                      % (k, v), code="E_NARROW", reason="CINT_REFUSAL_BOOL")
+                flat = [v == 1 for v in flat]
         finally:
             mv.release()
     else:
@@ -625,6 +751,8 @@ def copy(obj, *, elem=None, device=None, from_float=None) -> Buffer:
             continue
         if type(v) is bool or not isinstance(v, int):
             raise Refused("element %d is %r, not an int, for %s" % (k, v, elem))
+        if type(v) is not int:
+            flat[k] = v = int.__index__(v)      # an int subclass: its value, read once
         if not lo <= v <= hi:
             raise Refused("element %d is %d, outside %s (%d..%d)" % (k, v, elem, lo, hi), code="E_NARROW")
     shape = _shape_of(shape)
@@ -642,6 +770,8 @@ def _flatten(seq):
     level = seq
     while isinstance(level, (list, tuple, range)):
         shape.append(len(level))
+        if len(shape) > 4:
+            raise Refused("a sequence nested more than 4 deep: a Buffer has rank 1 to 4")
         if not len(level):
             break
         level = level[0]

@@ -23,6 +23,7 @@ from . import _exports as X
 from ._errors import BorrowRefused
 
 KDLCPU = 1
+ADDRESS_LIMIT = (1 << 63) - 1       # the highest address a borrowed tensor may reach (docs/python.md)
 _DEVICE_NAMES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7: "kDLVulkan", 8: "kDLMetal",
                  9: "kDLVPI", 10: "kDLROCM", 11: "kDLROCMHost", 12: "kDLExtDev", 13: "kDLCUDAManaged",
                  14: "kDLOneAPI", 15: "kDLWebGPU", 16: "kDLHexagon", 17: "kDLMAIA", 18: "kDLTrn"}
@@ -156,6 +157,12 @@ def _describe(desc, legacy, elem, writable, layout, check_elem):
         raise BorrowRefused("the DLPack tensor reports a negative extent in shape %r" % (shape,))
     size = bits // 8
     strides = _strides_of(desc)
+    # every size, offset and stride in exact integers, and the tensor's bytes inside the address space, which
+    # for cint is addresses 0 to 2**63 - 1 (P-13, A-8; docs/python.md): a pointer of the upper half is no host
+    # memory on a supported machine, and each byte offset of a view fits an I64
+    if desc["byte_offset"] > ADDRESS_LIMIT or desc["data"] + desc["byte_offset"] > ADDRESS_LIMIT:
+        raise BorrowRefused("the DLPack tensor's data pointer 0x%x plus byte_offset %d is outside the address space "
+                            "(0 to 2**63 - 1)" % (desc["data"], desc["byte_offset"]))
     if desc["byte_offset"] % size:
         raise BorrowRefused("a DLPack byte_offset of %d is not a multiple of the element size %d (8.3 P-13); use "
                             "cint.copy" % (desc["byte_offset"], size))
@@ -179,7 +186,7 @@ def _describe(desc, legacy, elem, writable, layout, check_elem):
         low = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
         high = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
         origin, extent, lowest = -low, high - low + 1, base + low * size
-        if lowest < 0 or lowest + extent * size > 1 << 64:
+        if lowest < 0 or lowest + extent * size > ADDRESS_LIMIT + 1:
             raise BorrowRefused("the DLPack tensor reaches outside the address space (shape %r, strides %r)"
                                 % (shape, strides))
     return {"elem": mapped, "shape": shape, "strides": strides, "origin": origin, "extent": extent,

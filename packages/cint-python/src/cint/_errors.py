@@ -65,6 +65,8 @@ class Fault(Exception):
             lines.append(_row("kernel", k))
         for s in self.stack:
             lines.append(_row("called at", s))
+        if self.__dict__.get("hint"):     # what to do, when the package knows (a bind.type fault of a call)
+            lines.append(_row("hint", self.hint))
         return "\n".join(lines)
 
     def __str__(self) -> str:

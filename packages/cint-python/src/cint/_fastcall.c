@@ -418,6 +418,31 @@ static uint16_t format_elem(const char *fmt, Py_ssize_t size)
     }
 }
 
+/* Whether every Bool element of a view (first element at first, strides in elements of one byte) is 0 or 1
+   (8.2 P-3): the runtime refuses any other byte after the registration, which would change the state. */
+static int bool_bytes_ok(const uint8_t *first, int nd, const int64_t *shape, const int64_t *strides)
+{
+    int64_t idx[4] = {0, 0, 0, 0};
+    for (;;) {
+        int64_t off = 0;
+        for (int k = 0; k < nd - 1; k++)
+            off += idx[k] * strides[k];
+        const uint8_t *row = first + off;
+        const int64_t n = shape[nd - 1], s = strides[nd - 1];
+        for (int64_t j = 0; j < n; j++)
+            if (row[j * s] > 1u)
+                return 0;
+        int k = nd - 2;
+        for (; k >= 0; k--) {
+            if (++idx[k] < shape[k])
+                break;
+            idx[k] = 0;
+        }
+        if (k < 0)
+            return 1;
+    }
+}
+
 /* A bare object borrowed for the call: the checks of View with its defaults (8.2 P-3..P-8,
    layout "any", read-only); 1 with the view (buffer and generation left for registration),
    the lowest address and the extent; 0 when the Python path decides (pb then released). */
@@ -473,6 +498,10 @@ static int bare_view(const Param *p, PyObject *v, Py_buffer *pb, cint_view *view
             __builtin_mul_overflow(low, (int64_t)size, &lowb))
             goto refuse;
     }
+    if (!empty && (uintptr_t)0 - (uintptr_t)lowb > base)
+        goto refuse;    /* the lowest byte would be below address 0: the Python path refuses it */
+    if (code == CINT_TAG_BOOL && !empty && !bool_bytes_ok((const uint8_t *)pb->buf, nd, shape, strides))
+        goto refuse;    /* refused before any registration (7.1 paragraph 3): the Python path says why */
     memset(view, 0, view_bytes);
     view->type.code = code;
     view->rank = (uint8_t)nd;

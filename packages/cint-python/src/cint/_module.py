@@ -227,11 +227,18 @@ class Module:
         return "<cint.Module %s: %s>" % (os.path.basename(self.path), ", ".join(e.name for e in self.exports))
 
 
+def _exact_int(v):
+    """The value of an int, or of an int subclass read once through int.__index__ (so a subclass whose
+    __index__ or __int__ says otherwise is checked and passed as the same value)."""
+    return v if type(v) is int else int.__index__(v)
+
+
 def _check_budget(value, what):
     if value is None:
         return -1
     if type(value) is bool or not isinstance(value, int):
         raise Refused("%s is an int or None, not %s" % (what, type(value).__name__), parameter=what)
+    value = _exact_int(value)
     if not -1 <= value <= (1 << 63) - 1:
         raise Refused("%s = %d is outside -1..2^63-1 (-1 or None: no budget)" % (what, value), code="E_NARROW",
                       parameter=what)
@@ -259,10 +266,13 @@ class Context:
     def __init__(self, module, *, fuel, depth, frame_arena_elements):
         self._module = module
         self._fuel = _check_budget(fuel, "fuel")
-        if type(depth) is not int or depth < 0:
-            raise Refused("depth is an int >= 0, not %r" % (depth,))
+        if type(depth) is not int or not 0 <= depth <= (1 << 63) - 1:
+            raise Refused("depth is an int from 0 (the default, 256) to 2**63 - 1, not %r" % (depth,),
+                          code="E_NARROW" if type(depth) is int else "E_UNSUPPORTED", parameter="depth")
         if type(frame_arena_elements) is not int or not 0 <= frame_arena_elements <= (2 ** 63 - 1) // 8:
-            raise Refused("frame_arena_elements is an int from 0 to 2**60 - 1, not %r" % (frame_arena_elements,))
+            raise Refused("frame_arena_elements is an int from 0 to 2**60 - 1, not %r" % (frame_arena_elements,),
+                          code="E_NARROW" if type(frame_arena_elements) is int else "E_UNSUPPORTED",
+                          parameter="frame_arena_elements")
         # one call at a time: a cint._fastcall.Gate is a threading.Lock that the C call path also takes
         self._lock = _FC.Gate() if _FC is not None else threading.Lock()
         self._recording = False
@@ -284,6 +294,9 @@ class Context:
                 raise ResourceError("cint_ctx_create: no room for the context")
             raise Refused("cint_ctx_create refused the configuration (status %d)" % st)
         self._h = h
+        # [handle, library] while the context lives: a Buffer's weak reference to a context collected without
+        # close() reads its elements through it before the finalizer destroys the context (P-17)
+        self._life = [h.value, module._dll]
         if _FC is not None:
             self._lock.attach(h.value)
         self._last = None
@@ -295,6 +308,16 @@ class Context:
                     and not e.name.startswith("_"):
                 setattr(self, e.name, self.entry(e.name))
 
+    # -- a closed context (Context.close(), docs/python.md) ----------------------------------------
+    def _open(self, what):
+        """The context handle, or cint.Refused: the context is closed, and every method refuses (8.1 paragraph 7:
+        the runtime answers every call on a destroyed context with CINT_REFUSED)."""
+        h = self.__dict__.get("_h")
+        if not h:
+            raise Refused("%s: this context is closed (Context.close(), or its creation failed); make a new one "
+                          "with Module.context()" % what, code="E_STALE_HANDLE")
+        return h
+
     # -- runtime helpers for View and Buffer -----------------------------------------------
     def _dll(self):
         return self._module._dll
@@ -305,12 +328,14 @@ class Context:
         if st == BUSY:
             raise Busy("%s: the context is running an entry" % what)
         if st == RESOURCE:
-            raise ResourceError("%s: no room (CINT_RESOURCE)" % what)
+            raise ResourceError("%s: no room (CINT_RESOURCE): the context holds max_buffers live registrations, "
+                                "or its buffer identifiers are exhausted (next identifier 2**64 - 1, M-11); nothing "
+                                "changed" % what)
         raise Refused("%s was refused (status %d)" % (what, st))
 
     def _register(self, t, ptr, extent, writable, publish):
         bid, gen = C.c_uint64(), C.c_uint64()
-        st = self._module._dll.cint_buffer_register_elements(self._h, t, ptr, extent, int(writable), publish,
+        st = self._module._dll.cint_buffer_register_elements(self._open("cint_buffer_register"), t, ptr, extent, int(writable), publish,
                                                               C.byref(bid), C.byref(gen))
         if st == REFUSED:
             reason = self._reason()
@@ -320,7 +345,8 @@ class Context:
 
     def _create(self, t, extent):
         bid, gen = C.c_uint64(), C.c_uint64()
-        st = self._module._dll.cint_buffer_create(self._h, t, extent, 0, C.byref(bid), C.byref(gen))
+        st = self._module._dll.cint_buffer_create(self._open("cint_buffer_create"), t, extent, 0, C.byref(bid),
+                                                  C.byref(gen))
         self._status(st, "cint_buffer_create")
         return bid.value, gen.value
 
@@ -332,7 +358,7 @@ class Context:
 
     def _lease(self, bid):
         p, n = C.c_void_p(), C.c_uint64()
-        self._status(self._module._dll.cint_buffer_lease(self._h, bid, C.byref(p), C.byref(n)), "cint_buffer_lease")
+        self._status(self._module._dll.cint_buffer_lease(self._open("cint_buffer_lease"), bid, C.byref(p), C.byref(n)), "cint_buffer_lease")
         return p.value, n.value
 
     def _lease_end(self, lease):
@@ -341,7 +367,7 @@ class Context:
 
     def _read(self, view, nbytes):
         buf = C.create_string_buffer(max(nbytes, 1))
-        st = self._module._dll.cint_buffer_read(self._h, view, buf, nbytes)
+        st = self._module._dll.cint_buffer_read(self._open("cint_buffer_read"), view, buf, nbytes)
         self._status(st, "cint_buffer_read")
         return buf.raw[:nbytes]
 
@@ -353,33 +379,35 @@ class Context:
     # -- the surface of 8.1 ----------------------------------------------------------------
     def fault(self):
         """The held fault as a cint.Fault subclass instance, or None."""
+        h = self._open("fault()")
         n = C.c_size_t()
-        self._module._dll.cint_fault_get(self._h, None, 0, C.byref(n))
+        self._module._dll.cint_fault_get(h, None, 0, C.byref(n))
         if n.value == 0:
             return None
         buf = C.create_string_buffer(n.value)
-        self._module._dll.cint_fault_get(self._h, buf, n.value, C.byref(n))
+        self._module._dll.cint_fault_get(h, buf, n.value, C.byref(n))
         raw = buf.raw[:n.value]
         data = decode_fault_record(raw)
         return fault_class(FAULT_NAMES[data.code])(data, raw)
 
     def clear_fault(self):
-        self._module._dll.cint_ctx_clear_fault(self._h)
+        self._module._dll.cint_ctx_clear_fault(self._open("clear_fault()"))
 
     def fuel_consumed(self) -> int:
         v = C.c_int64()
-        self._module._dll.cint_fuel_consumed(self._h, C.byref(v))
+        self._module._dll.cint_fuel_consumed(self._open("fuel_consumed()"), C.byref(v))
         return v.value
 
     def last_entry(self):
         """The copy report of the last entry, read through the library's cint_gen_copies."""
+        h = self._open("last_entry()")
         if self._module._copies is None:
             raise NotImplementedError("last_entry(): this library has no symbol table entry for cint_gen_copies "
                                       "(a stripped library); the copy report needs the C extension of cint")
         if self._last is None:
             return None
         n = C.c_size_t()
-        rows = self._module._copies(self._h, C.byref(n))
+        rows = self._module._copies(h, C.byref(n))
         name, params = self._last
         out = []
         for k in range(n.value):
@@ -405,15 +433,16 @@ class Context:
 
     def _state_bytes(self, what):
         """The canonical state bytes of the context (M-3), from the runtime's encoder."""
+        h = self._open(what)
         enc, _ = self._state_fns(what)
         self._take_lock(what)
         try:
             n = C.c_size_t()
-            st = enc(self._h, None, 0, C.byref(n))
+            st = enc(h, None, 0, C.byref(n))
             if st == OK:
                 size = n.value
                 buf = C.create_string_buffer(max(size, 1))
-                st = enc(self._h, buf, size, C.byref(n))
+                st = enc(h, buf, size, C.byref(n))
                 if st == OK and n.value == size:
                     return buf.raw[:size]
         finally:
@@ -444,6 +473,7 @@ class Context:
         Every registration of the context ends (M-11a): a View or Buffer registers again, under a new
         identifier, at its next use (P-20); a Buffer whose elements lived in runtime storage keeps them,
         in storage of its own."""
+        h = self._open("restore()")
         _, res = self._state_fns("restore()")
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("Context.restore() takes the bytes of a checkpoint, not %s" % type(data).__name__)
@@ -463,7 +493,7 @@ class Context:
             kept = self._buffer_contents()
             detail = (C.c_uint64 * 2)()
             state = cp.state_bytes
-            st = res(self._h, state, len(state), detail)
+            st = res(h, state, len(state), detail)
             if st == OK:
                 self._epoch += 1
                 for buf, raw in kept:
@@ -500,21 +530,41 @@ class Context:
                            "this runtime cannot describe" % at)
         return head + "malformed state at byte %d (H-19a)" % at
 
+    def _bound_buffers(self):
+        """The Buffers whose live registration is in this context (a collected context's weak references are
+        already cleared when its finalizer closes it, so a Buffer of this context's set with a dead reference
+        is one of its own)."""
+        out = []
+        for buf in list(self._buffers):
+            ref = buf._ctx
+            if buf._released or buf._bid is None or ref is None or ref() not in (None, self) \
+                    or buf._epoch != self._epoch:
+                continue
+            out.append(buf)
+        return out
+
     def _buffer_contents(self):
         """(Buffer, its elements) of each published Buffer whose storage the runtime made in this context: a
         restore frees that storage, and the Buffer keeps its elements (6.2 paragraph 3)."""
         kept = []
-        for buf in list(self._buffers):
-            if buf._released or buf._data is not None or buf._bid is None or buf._ctx is None \
-                    or buf._ctx() is not self or buf._epoch != self._epoch or not buf._published:
+        for buf in self._bound_buffers():
+            if buf._data is not None or not buf._published:
                 continue
-            kept.append((buf, self._read(buf._cview(self, 0), buf.count * A.elem_info(buf.elem)[1])))
+            kept.append((buf, self._read(self._buffer_view(buf), buf.count * A.elem_info(buf.elem)[1])))
         return kept
+
+    @staticmethod
+    def _buffer_view(buf):
+        """A rank-1 read view of every element of a Buffer's registration here."""
+        v = S.cint_view(buffer=buf._bid, generation=buf._gen, type=A.ctype_of(buf.elem), rank=1, perm=0, origin=0)
+        v.shape[0], v.stride[0] = buf.count, 1
+        return v
 
     @contextlib.contextmanager
     def entry_scope(self):
         """8.1 paragraph 5: a checkpoint when the block starts, restored when a cint.Fault leaves the block
         (which then goes on raising); an error result, another exception or a normal exit restores nothing."""
+        self._open("entry_scope()")
         saved = self.checkpoint()
         try:
             yield self
@@ -523,6 +573,12 @@ class Context:
             raise
 
     def entry(self, name):
+        self._open("entry(%r)" % (name,))
+        rec = self.__dict__.get("_recorder")
+        if rec is not None and not getattr(rec, "recording", True):
+            raise Refused("entry %s: the Recorder of this context is closed, so the call would not be recorded "
+                          "(9.3) and nothing ran; make a new context with a new cint.Recorder, or one without "
+                          "record=" % name)
         call = self._calls.get(name)
         if call is None:
             row = self._module._rows.get(name)
@@ -537,14 +593,37 @@ class Context:
             raise Busy("the context has %d live export(s) of its Buffers' storage (memoryviews, NumPy arrays or "
                        "DLPack capsules); end them before closing it" % self._live_exports, code="E_ALIAS")
         gate = self.__dict__.get("_lock")
-        if _FC is not None and isinstance(gate, _FC.Gate) and self._h:
+        if _FC is not None and isinstance(gate, _FC.Gate) and self.__dict__.get("_h"):
             if not gate.acquire(blocking=False):   # an entry runs (in another thread): destroying would free it
                 raise Busy("close: the context is running an entry; close it when the call returns")
-            gate.detach()
-            gate.release()
-        h, self._h = self._h, None
+            try:
+                self._keep_buffers()
+            finally:
+                gate.detach()
+                gate.release()
+        elif self.__dict__.get("_h"):
+            self._keep_buffers()
+        h, self._h = self.__dict__.get("_h"), None
+        life = self.__dict__.get("_life")
+        if life:
+            life[0] = None
         if h:
             self._module._dll.cint_ctx_destroy(h)
+
+    def _keep_buffers(self):
+        """P-17: destroying the context ends its registrations and leaves each Buffer its storage and elements:
+        a published Buffer in runtime storage takes its elements into storage of its own (as at a restore), and
+        every Buffer of this context is free to be used in another one."""
+        if "_buffers" not in self.__dict__:
+            return
+        for buf in self._bound_buffers():
+            if buf._data is None and buf._published:
+                try:
+                    buf._adopt(self._read(self._buffer_view(buf), buf.count * A.elem_info(buf.elem)[1]))
+                except (Refused, ResourceError, Busy):
+                    pass            # cannot happen for a live registration; the Buffer then reads as stale
+            buf._unbind()
+        self._buffers = weakref.WeakSet()
 
     def __del__(self):
         try:
@@ -553,7 +632,8 @@ class Context:
             pass
 
     def __repr__(self):
-        return "<cint.Context of %s>" % os.path.basename(self._module.path)
+        return "<cint.Context of %s%s>" % (os.path.basename(self._module.path),
+                                          "" if self.__dict__.get("_h") else ", closed")
 
 
 def _is_numpy(v):
@@ -576,6 +656,10 @@ def _scalar(v, t, pname):
     name = A.elem_name(t)
     if type(v) is bool:
         raise Refused("parameter %s is %s: a bool is not taken for an integer" % (pname, name), parameter=pname)
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(v, np.ndarray):
+        raise Refused("parameter %s is %s: a NumPy array (shape %r) is not a scalar; pass a Python int, such as "
+                      "int(a[0])" % (pname, name, v.shape), parameter=pname)
     if _is_numpy(v) and hasattr(v, "dtype"):
         kind, size = v.dtype.kind, v.dtype.itemsize
         if kind not in "iu" or (kind == "i") != t.signed or size * 8 != t.bits:
@@ -585,6 +669,7 @@ def _scalar(v, t, pname):
     if not isinstance(v, int):
         raise Refused("parameter %s is %s: it takes a Python int, not %s" % (pname, name, type(v).__name__),
                       parameter=pname)
+    v = _exact_int(v)
     lo, hi = A._int_range(name)
     if not lo <= v <= hi:
         raise Refused("parameter %s is %s: %d is outside %d..%d" % (pname, name, v, lo, hi), code="E_NARROW",
@@ -726,6 +811,7 @@ def _wide_arg(v, t, pname):
     if type(v) is bool or not isinstance(v, int):
         what = "a bool" if type(v) is bool else "a %s" % type(v).__name__
         raise Refused("parameter %s is %s: it takes a Python int, not %s" % (pname, name, what), parameter=pname)
+    v = _exact_int(v)
     lo, hi = -(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1
     if not lo <= v <= hi:
         raise Refused("parameter %s is %s: %d is outside %d..%d" % (pname, name, v, lo, hi), code="E_NARROW",
@@ -839,6 +925,7 @@ class _Entry:
         if self._why:
             raise NotImplementedError(self._why)
         ctx = self._ctx
+        ctx._open(self.name)
         budget = ctx._fuel if fuel is ... else _check_budget(fuel, "fuel")
         # bind the arguments by name
         if len(args) > len(self.params):
@@ -862,6 +949,7 @@ class _Entry:
         # checks of a refused call, before any registration (P-20)
         plan = []
         temps = []
+        hints = []
         try:
             for pname, p in self.params:
                 v = values[pname]
@@ -888,29 +976,45 @@ class _Entry:
                             ex.parameter = pname
                             raise
                         temps.append(arr)
-                    if arr.elem != elem:
-                        raise Refused("%s: parameter %s holds %s; the argument holds %s (cint never converts)" % (
-                            self.name, pname, elem, arr.elem), parameter=pname)
-                    if len(arr.shape) != len(t.dims):
-                        raise Refused("%s: parameter %s has rank %d; the argument has rank %d" % (
-                            self.name, pname, len(t.dims), len(arr.shape)), parameter=pname)
-                    plan.append(("array", arr, 1 if self._written(p) else 0))
+                    # an argument of another element type or rank is formed as it is, and the wrapper's entry
+                    # check 3 faults bind.type (7.1 paragraph 11, H-12): the package never converts
+                    written = self._written(p)
+                    if written and isinstance(arr, A.View) and not arr.writable:
+                        raise Refused("%s: parameter %s is %s, and the View is read-only; borrow it with "
+                                      "writable=True%s" % (self.name, pname, p.mode,
+                                                           ', publish="copy"' if self.kernel else ""),
+                                      parameter=pname)
+                    if arr.elem != elem or len(arr.shape) != len(t.dims):
+                        hints.append((pname, elem, len(t.dims), arr.elem, len(arr.shape)))
+                    plan.append(("array", arr, 1 if written else 0))
                 else:
                     plan.append(("scalar", _scalar(v, t, pname), None))
             if not ctx._lock.acquire(blocking=False):
                 raise Busy("another call is running on this context")
             try:
+                # what the runtime would refuse after the registrations of this call (a Bool byte other than 0
+                # or 1, a changed DLPack tensor) is refused before any of them, so a refused call registers
+                # nothing and leaves the state as it was (7.1 paragraph 3, H-12, P-20)
+                for (kind, v, perm), (pname, _p) in zip(plan, self.params):
+                    if kind == "array":
+                        try:
+                            v._precheck(ctx, perm)
+                        except Refused as ex:
+                            if ex.parameter is None:
+                                ex.parameter = pname
+                                ex.args = ("%s: parameter %s: %s" % (self.name, pname, ex),)
+                            raise
                 cargs = []
                 for kind, v, perm in plan:
                     cargs.append(v._cview(ctx, perm) if kind == "array" else v)
                 res = self._result[1]() if self._result else None
-                st = self._fn(ctx._h, budget, *cargs, *((C.byref(res),) if res is not None else ()))
+                st = self._fn(ctx._open(self.name), budget, *cargs, *((C.byref(res),) if res is not None else ()))
                 ctx._last = (self.name, [n for n, _ in self.params])
                 if st in (OK, FAULT):
                     for (kind, v, perm), (pname, p) in zip(plan, self.params):
                         if kind == "array" and perm and isinstance(v, A.Buffer) and (st == OK or not self.kernel):
                             v._published = True
-                return self._outcome(st, res)
+                return self._outcome(st, res, hints)
             finally:
                 ctx._lock.release()
                 for kind, v, _ in plan:     # 8.3 P-14: the DLPack capsule of this entry is deleted as it ends
@@ -925,7 +1029,7 @@ class _Entry:
         res = self._result[1].from_buffer_copy(raw[:C.sizeof(self._result[1])]) if self._result else None
         return self._outcome(st, res)
 
-    def _outcome(self, st, res):
+    def _outcome(self, st, res, hints=()):
         ctx = self._ctx
         if st == OK:
             if self._result is None:
@@ -956,7 +1060,11 @@ class _Entry:
                 return None
             return _value(vt, res.value)
         if st == FAULT:
-            raise ctx.fault()
+            f = ctx.fault()
+            if f is not None and f.operation == "bind.type" and hints and f.operands:
+                f.hint = _bind_type_hint(self.params[f.operands[0]][0] if f.operands[0] < len(self.params) else None,
+                                         hints)
+            raise f
         if st == FAULTED:
             held = ctx.fault()
             raise Faulted(held, _nothing_ran(held))
@@ -1052,6 +1160,23 @@ def _caller(ctx, e):
                           result, runtime, A.View, A.Buffer, np.ndarray if np is not None else None)
     except (NotImplementedError, ValueError, TypeError, OverflowError, RuntimeError, AttributeError):
         return e
+
+
+def _bind_type_hint(pname, hints):
+    """What to do about the bind.type fault of parameter pname (the hints of the call: parameter, its element
+    and rank, the argument's element and rank); cint never converts, so the caller does."""
+    for name, elem, rank, got, grank in hints:
+        if name != pname:
+            continue
+        head = "parameter %s is %s of rank %d; the argument holds %s of rank %d, and cint never converts: " % (
+            name, elem, rank, got, grank)
+        if got == elem:
+            return head + "pass an array of rank %d (reshape it)" % rank
+        if elem not in A.ELEMS:     # a Q format: borrow memory of its storage type as it
+            return head + "borrow memory of its storage type with cint.borrow(a, elem=%r)" % elem
+        return head + "convert it first: a.astype(%r) for NumPy, or cint.copy(values, elem=%r) for a sequence " \
+                      "of ints" % (A._DTYPES[elem], elem)
+    return None
 
 
 def _nothing_ran(held) -> bool:
