@@ -176,6 +176,13 @@ class DaskKernel:
                         S[d.symbol], bound_by[d.symbol] = n - d.offset, p.name
         for k, s in enumerate(S):
             if s is None:
+                for p in takes:
+                    if p.array:
+                        for dim, (d, n) in enumerate(zip(p.dims, arrays[p.name].shape)):
+                            if d.symbol == k:
+                                raise ValueError("%s: parameter %s has extent %d in dimension %d; its type needs "
+                                                 "%s + %d, at least %d" % (plan.name, p.name, n, dim,
+                                                                         plan.size_names[k], d.offset, d.offset))
                 raise ValueError("%s: no `in` or `inout` argument fixes the size symbol %s; pass sizes={%r: ...}" % (
                     plan.name, plan.size_names[k], plan.size_names[k]))
         for p in takes:

@@ -198,6 +198,22 @@ def _nodes(node):
             yield v
 
 
+def _text(e):
+    """A short source form of an index expression, for messages."""
+    k = _kind(e)
+    if k == "Name":
+        return e.ident
+    if k == "IntLit":
+        return str(e.value)
+    if k == "Paren":
+        return "(%s)" % _text(e.inner)
+    if k == "Binary":
+        return "%s %s %s" % (_text(e.left), e.op, _text(e.right))
+    if k == "Unary":
+        return "%s%s" % (e.op, _text(e.operand))
+    return "an expression (%s)" % k
+
+
 def _kind(node):
     return type(node).__name__
 
@@ -256,8 +272,8 @@ class _BodyCheck:
             if shift is None:
                 self.refuse("%s is indexed by %s at a dimension that follows the over variable %s; only %s, "
                             "%s + k and %s - k with a literal k are chunked" % (
-                                p.name, _kind(it), self.plan.over_names[d.over], *(self.plan.over_names[d.over],) * 3),
-                            p.name)
+                                p.name, _text(it), self.plan.over_names[d.over],
+                                *(self.plan.over_names[d.over],) * 3), p.name)
             if not 0 <= shift <= d.halo:
                 self.refuse("%s is read at %s %+d, outside the halo 0..%d that its extent allows; one call would "
                             "read another element, or fault, where a chunk cannot" % (

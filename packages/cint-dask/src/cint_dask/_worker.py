@@ -81,12 +81,12 @@ def call_chunk(lib, state, plan, out_shapes, scalars, windows, fuel):
     its window (a NumPy array); ``out_shapes`` each `out` parameter to the shape of its chunk.  Outputs are NumPy arrays of the `out` and `inout` parameters, in order."""
     import cint
     with _Lease(lib, state) as ctx:
-        args, named, outs = [], {}, []
+        named, outs = {}, []
         for p in plan.params:
             if not p.array:
-                args.append(scalars[p.name])
+                named[p.name] = scalars[p.name]
             elif p.mode == "in":
-                args.append(np.ascontiguousarray(windows[p.name]))
+                named[p.name] = np.ascontiguousarray(windows[p.name])
             else:
                 if p.mode == "out":
                     buf = cint.empty(out_shapes[p.name], p.elem)
@@ -98,7 +98,7 @@ def call_chunk(lib, state, plan, out_shapes, scalars, windows, fuel):
                     outs.append(("inout", (arr, named[p.name])))
         entry = ctx.entry(plan.name)
         try:
-            entry(*args, fuel=fuel, **named)
+            entry(fuel=fuel, **named)
         except cint.Fault as f:
             return ("fault", ctx.fuel_consumed(), f.record, None)
         finally:
