@@ -74,6 +74,15 @@ class _Lease:
         return False
 
 
+def _aligned(a):
+    """A C-contiguous array whose address suits its elements: blocks that crossed between processes can
+    sit at any offset of a frame, which cint.borrow refuses (8.2)."""
+    a = np.ascontiguousarray(a)
+    if a.size and (not a.flags.aligned or a.ctypes.data % a.itemsize):
+        a = a.copy()
+    return a
+
+
 def call_chunk(lib, state, plan, out_shapes, scalars, windows, fuel):
     """One call of the kernel on a chunk: (status, consumed, record bytes or None, outputs or None).
 
@@ -86,7 +95,7 @@ def call_chunk(lib, state, plan, out_shapes, scalars, windows, fuel):
             if not p.array:
                 named[p.name] = scalars[p.name]
             elif p.mode == "in":
-                named[p.name] = np.ascontiguousarray(windows[p.name])
+                named[p.name] = _aligned(windows[p.name])
             else:
                 if p.mode == "out":
                     buf = cint.empty(out_shapes[p.name], p.elem)
