@@ -111,11 +111,12 @@ def test_2d_fault_global_coordinates(mod, one):
     assert ei.value.work_item == 2 * 7 + 5 and ei.value.work_index == (2, 5)
 
 
+@pytest.mark.parametrize("chunks", [(7, 20, 1, 32), 60])
 @pytest.mark.parametrize("budget", [0, 59, 60, 61, 75, 100, 151, 179, 180, 10**6])
-def test_fuel_budgets(mod, one, budget):
+def test_fuel_budgets(mod, one, budget, chunks):
     x = np.array([k % 4 for k in range(60)], dtype=np.int64)   # charges 60 + 90 = 180
     want = one("loopy", x, y=((60,), "I64"), fuel=budget)
-    y = cint_dask.kernel(mod, "loopy", fuel=budget)(da.from_array(x, chunks=(7, 20, 1, 32)))
+    y = cint_dask.kernel(mod, "loopy", fuel=budget)(da.from_array(x, chunks=chunks))
     if isinstance(want, cint.Fault):
         with pytest.raises(cint.FuelFault) as ei:
             y.compute()

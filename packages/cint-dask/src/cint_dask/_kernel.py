@@ -363,7 +363,9 @@ def _call(lib, state, static, box, windows, fuel):
 
 
 def _run(lib, state, static, box, windows):
-    status, consumed, record, outs = _call(lib, state, static, box, windows, None)
+    # with fuel=B a block runs with the allowance B: a block whose own charges pass B stops early (its
+    # verdict is then a re-run, or, for a single block, this very call is the reference call)
+    status, consumed, record, outs = _call(lib, state, static, box, windows, static.fuel)
     return (status, consumed, record), outs
 
 
