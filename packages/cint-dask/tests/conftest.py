@@ -64,6 +64,10 @@ export kernel gather[n, k](in I64[n] idx, in I64[k] t, out I64[n] y) over [i: n]
     y[i] = t[idx[i]];
 }
 
+export kernel constant[n](in I64 v, out I64[n] y) over [i: n] {
+    y[i] = v * 2;
+}
+
 export kernel ramp[n](in I64[n] x, out I64[n] y) over [i: n] {
     y[i] = x[i] + i;
 }

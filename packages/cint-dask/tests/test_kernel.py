@@ -73,6 +73,18 @@ def test_two_outputs_inout_element_form_and_whole_dims(mod, one):
     assert g.compute().tolist() == [40, 10, 30, 30, 20, 40]
 
 
+def test_sizes_and_chunks_for_an_output_only_extent(mod, one):
+    y = cint_dask.kernel(mod, "constant")(21, sizes={"n": 10}, chunks=4)
+    assert y.chunks == ((4, 4, 2),)
+    assert np.array_equal(y.compute(), one("constant", 21, y=((10,), "I64")))
+    with pytest.raises(ValueError, match="no `in` or `inout` argument fixes the size symbol n"):
+        cint_dask.kernel(mod, "constant")(21)
+    with pytest.raises(ValueError, match=r"parameter v is I64: 9223372036854775808 is outside"):
+        cint_dask.kernel(mod, "constant")(2**63, sizes={"n": 3})
+    with pytest.raises(TypeError, match="parameter v is I64: it takes an int, not str"):
+        cint_dask.kernel(mod, "constant")("3", sizes={"n": 3})
+
+
 def _same_fault(got, want):
     assert isinstance(want, cint.Fault)
     assert type(got) is type(want)

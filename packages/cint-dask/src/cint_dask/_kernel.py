@@ -136,6 +136,15 @@ class DaskKernel:
                     raise TypeError("%s: parameter %s is a scalar, not an array" % (plan.name, p.name))
                 if isinstance(v, np.integer):
                     v = int(v)
+                if p.elem is not None:        # checked here, as the one call would refuse it (8.5)
+                    bits = int(p.elem[1:])
+                    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if p.elem[0] == "I" else (0, (1 << bits) - 1)
+                    if type(v) is not int:
+                        raise TypeError("%s: parameter %s is %s: it takes an int, not %s" % (
+                            plan.name, p.name, p.elem, type(v).__name__))
+                    if not lo <= v <= hi:
+                        raise ValueError("%s: parameter %s is %s: %d is outside %d..%d" % (
+                            plan.name, p.name, p.elem, v, lo, hi))
                 scalars.append((p.name, v))
                 continue
             if isinstance(v, da.Array):

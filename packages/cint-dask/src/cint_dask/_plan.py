@@ -54,7 +54,7 @@ class ParamPlan:
     name: str
     mode: str                   # in, inout, out
     array: bool
-    elem: Optional[str] = None  # I8..U64 for an array
+    elem: Optional[str] = None  # I8..U64: an array's elements, or a scalar's type (None: another type)
     dims: tuple = ()
 
 
@@ -140,7 +140,8 @@ def plan_kernel(module, name) -> KernelPlan:
             if p.mode != "in":
                 raise ChunkingRefused("kernel %s: parameter %s is a scalar %s (a `reduce` target); a reduction "
                                       "across chunks is not in cint_dask" % (name, pname, p.mode), pname)
-            params.append(ParamPlan(pname, p.mode, False))
+            elem = ("I" if t.signed else "U") + str(t.bits) if isinstance(t, T.Int) and t.bits <= 64 else None
+            params.append(ParamPlan(pname, p.mode, False, elem))
             continue
         elem = None
         if isinstance(t.elem, T.Int) and t.elem.bits <= 64:
