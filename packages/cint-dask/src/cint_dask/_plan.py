@@ -61,7 +61,6 @@ class ParamPlan:
 @dataclass(frozen=True)
 class KernelPlan:
     name: str
-    qname_hint: str
     size_names: tuple
     over_symbols: tuple         # size-symbol index of each `over` variable, in order
     over_names: tuple
@@ -176,7 +175,7 @@ def plan_kernel(module, name) -> KernelPlan:
                     "[%s] in order" % (name, pname, _dims_text(sizes, t),
                                        ", ".join(sizes[s] for s in over_syms)), pname)
         params.append(ParamPlan(pname, p.mode, True, elem, tuple(dims)))
-    plan = KernelPlan(name, getattr(decl, "name", name), sizes, tuple(over_syms), tuple(over_names), tuple(params))
+    plan = KernelPlan(name, sizes, tuple(over_syms), tuple(over_names), tuple(params))
     if not plan.written:
         raise ChunkingRefused("kernel %s writes no array, so there is nothing to chunk" % name)
     _BodyCheck(plan).run(decl.body)

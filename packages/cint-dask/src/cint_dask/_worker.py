@@ -87,7 +87,8 @@ def call_chunk(lib, state, plan, out_shapes, scalars, windows, fuel):
     """One call of the kernel on a chunk: (status, consumed, record bytes or None, outputs or None).
 
     ``scalars`` maps scalar parameter names to values; ``windows`` maps each array `in`/`inout` parameter to
-    its window (a NumPy array); ``out_shapes`` each `out` parameter to the shape of its chunk.  Outputs are NumPy arrays of the `out` and `inout` parameters, in order."""
+    its window (a NumPy array); ``out_shapes`` each `out` parameter to the shape of its chunk.  Outputs
+    are NumPy arrays of the `out` and `inout` parameters, in order."""
     import cint
     with _Lease(lib, state) as ctx:
         named, outs = {}, []
