@@ -64,6 +64,14 @@ export kernel gather[n, k](in I64[n] idx, in I64[k] t, out I64[n] y) over [i: n]
     y[i] = t[idx[i]];
 }
 
+export kernel spin[n](in I64[n] x, out I64[n] y) over [i: n] {
+    I64 s = 0;
+    for (I64 k = 0; k < x[i]; k++) {
+        s = (s * 7 + k) % 1000003;
+    }
+    y[i] = s;
+}
+
 export kernel constant[n](in I64 v, out I64[n] y) over [i: n] {
     y[i] = v * 2;
 }

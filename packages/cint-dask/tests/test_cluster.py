@@ -85,3 +85,29 @@ def test_a_worker_that_dies_is_retried(mod, one, cluster, tmp_path):
     assert np.array_equal(y.compute(scheduler=cluster), one("scale", x, 3, y=((80,), "I64")))
     assert os.path.exists(marker)
     cluster.wait_for_workers(2, timeout=30)
+
+
+def test_a_worker_killed_while_its_block_runs(mod, one, cluster):
+    import signal
+    import time
+    x = np.full(8, 10_000_000, dtype=np.int64)      # about 0.3 s a block of 2
+    x[5] = 7
+    want = one("spin", x, y=((8,), "I64"))
+    y = cint_dask.kernel(mod, "spin")(da.from_array(x, chunks=2))
+    pids = cluster.run(os.getpid)
+    fut = cluster.compute(y)
+    victim = None
+    deadline = time.time() + 30
+    while victim is None and time.time() < deadline and not fut.done():
+        for addr, keys in cluster.processing().items():
+            if any("cint-run-" in str(k) for k in keys):
+                victim = addr
+                break
+        time.sleep(0.01)
+    if victim is not None:
+        time.sleep(0.1)
+        os.kill(pids[victim], signal.SIGKILL)         # the nanny starts a new worker; Dask runs the block again
+    assert np.array_equal(fut.result(timeout=120), want)
+    assert victim is not None                          # the kill happened while a block was on the worker
+    cluster.wait_for_workers(2, timeout=30)
+
