@@ -51,6 +51,34 @@ FAULT_HELP = {
     "E_ASSERT": ("An `assert` failed.", "The record carries both sides of a failed comparison."),
 }
 
+# A small program that raises each fault: ("cint", source, extra `cint run` options) or ("python", source).
+# tests-conformance/test_docs_site.py runs every one and checks the code it faults with.
+FAULT_EXAMPLE = {
+    "E_OVERFLOW": ("cint", "void main() {\n    I8 x = 100;\n    I8 y = x + x;\n}\n", []),
+    "E_DIV_ZERO": ("cint", "void main() {\n    I64 d = 0;\n    I64 q = 7 / d;\n}\n", []),
+    "E_BOUNDS": ("cint", "void main() {\n    I64[3] a = [1, 2, 3];\n    I64 i = 3;\n    I64 v = a[i];\n}\n", []),
+    "E_SHAPE": ("cint", "void add[n](inout I64[n] acc, in I64[n] x) {\n    for i in 0..n {\n        acc[i] += x[i];\n"
+                "    }\n}\n\nvoid main() {\n    I64[3] acc;\n    I64[3] x = [1, 2, 3];\n    I64 k = 2;\n"
+                "    add(acc, x[0..k]);\n}\n", []),
+    "E_SHIFT": ("cint", "void main() {\n    I64 k = 64;\n    I64 v = 1 << k;\n}\n", []),
+    "E_NARROW": ("cint", "void main() {\n    I64 big = 300;\n    I8 small = big as I8;\n}\n", []),
+    "E_ALIAS": ("cint", "void copy_from[n](inout I64[n] dst, in I64[n] src) {\n    for i in 0..n {\n"
+                "        dst[i] = src[i];\n    }\n}\n\nvoid main() {\n    I64[4] a = [1, 2, 3, 4];\n    I64 k = 1;\n"
+                "    copy_from(a[0..3], a[k..4]);\n}\n", []),
+    "E_STALE_HANDLE": ("cint", "Pool(I64, 4) p;\n\nvoid main() {\n    Handle(I64) h = p.insert(5);\n    p.remove(h);\n"
+                       "    I64 v = p[h];\n}\n", []),
+    "E_FUEL": ("cint", "void main() {\n    I64 t = 0;\n    for i in 0..1000 {\n        t += i;\n    }\n}\n",
+               ["--fuel", "100"]),
+    "E_UNSUPPORTED": ("python", "import numpy as np, cint\n\nmod = cint.load_source(\n    \"export kernel sq[n](in I64[n] x, "
+                      "out I64[n] y) over [i: n] { y[i] = x[i] * x[i]; }\", name=\"sq\")\nctx = mod.context()\n"
+                      "x = np.arange(4)\ny = np.zeros(4, dtype=np.int64)\nctx.sq(x, y=cint.borrow(y, writable=True))   "
+                      "# a NumPy output without publish=\"copy\": bind.limit\n"),
+    "E_DOMAIN": ("cint", "void main() {\n    I64 n = -4;\n    I64 r = isqrt(n);\n}\n", []),
+    "E_DEPTH": ("cint", "I64 down(I64 n) {\n    return n == 0 ? 0 : down(n - 1) + 1;\n}\n\nvoid main() {\n"
+                "    I64 n = 1000;\n    I64 d = down(n);\n}\n", []),
+    "E_ASSERT": ("cint", "void main() {\n    I64 x = 3;\n    assert(x % 2 == 0);\n}\n", []),
+}
+
 STATUS_HELP = {
     "CINT_OK": "The call completed; an error result (`E!T`) also completes.",
     "CINT_FAULT": "The entry faulted; the context now holds the fault record. Python: a `cint.Fault` subclass.",
@@ -143,7 +171,7 @@ def api_page() -> str:
 
 def errors_page() -> str:
     from cint_abi import codes
-    missing = (set(codes.FAULT_CODES) - set(FAULT_HELP)) | (set(codes.STATUSES) - set(STATUS_HELP)) | \
+    missing = (set(codes.FAULT_CODES) - set(FAULT_HELP)) | (set(codes.FAULT_CODES) - set(FAULT_EXAMPLE)) | (set(codes.STATUSES) - set(STATUS_HELP)) | \
         (set(codes.REFUSAL_REASONS) - set(REASON_HELP))
     if missing:
         raise SystemExit("scripts/gen_docs.py: no help text for %s" % ", ".join(sorted(missing)))
@@ -166,6 +194,13 @@ def errors_page() -> str:
                   "Code %d, Python `cint.%s`. `cint run` prints: *%s*." % (number, FAULT_CLASSES[name].__name__,
                                                                         codes.FAULT_MESSAGES[name]), "",
                   "**What it means.** %s" % what, "", "**What to do.** %s" % todo, ""]
+        ex = FAULT_EXAMPLE[name]
+        if ex[0] == "cint":
+            lines += ["**Example** (`cint run example.ci%s` faults with `%s`):" % (
+                "".join(" " + a for a in ex[2]), name), "", "```cint", ex[1].rstrip("\n"), "```", ""]
+        else:
+            lines += ["**Example** (Python; the call raises `cint.%s`):" % FAULT_CLASSES[name].__name__, "",
+                      "```python", ex[1].rstrip("\n"), "```", ""]
     lines += ["## Statuses", "", "What every function of the C interface returns (SPEC-03P.1 7.1).", "",
               "| status | value | meaning |", "| --- | --- | --- |"]
     for name, number in sorted(codes.STATUSES.items(), key=lambda kv: kv[1]):

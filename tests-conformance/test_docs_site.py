@@ -88,6 +88,25 @@ def test_error_index_lists_every_code():
             assert "`%s`" % name in text, name
 
 
+def test_error_index_examples_fault_with_their_code(site_env, tmp_path):
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        gen = importlib.import_module("gen_docs")
+    finally:
+        sys.path.pop(0)
+    from docs_snippets import _cint
+    import cint
+    for code, ex in gen.FAULT_EXAMPLE.items():
+        if ex[0] == "cint":
+            (tmp_path / "example.ci").write_text(ex[1])
+            got = _cint(["run", "example.ci"] + ex[2], tmp_path)
+            assert "fault[%s]" % code in got, (code, got)
+        else:
+            with pytest.raises(cint.Fault) as e:
+                exec(compile(ex[1], "example", "exec"), {})
+            assert e.value.code == code
+
+
 def test_harness_compares_output():
     assert matches("a\n...\nz\n", "a\nb\nc\nz\n")
     assert not matches("a\nz\n", "a\nb\nz\n")
