@@ -403,79 +403,87 @@ def _convert_np(bits, fmt, tgt, rounding, overflow, out=None):
 
 
 def _convert_chunk(bits, fmt, tgt, rounding, overflow, out):
-    """One step of _convert_np: writes out and returns (refused count, index of the first refused)."""
+    """One step of _convert_np: writes out and returns (refused count, index of the first refused).
+
+    value = (-1)^neg * m * 2^-s with s = bias + p - f - ef (for a subnormal, whose exponent field is 0,
+    the true s is one less, but s is then above 63 either way, so the result is the same)."""
     import numpy as np
     total, p, w, bias = _FORMATS[fmt]
     i64, u64 = np.int64, np.uint64
     b = bits.view(i64) if fmt == "binary64" else bits.astype(i64)
-    neg_u = (b.view(u64) >> u64(total - 1)).astype(u64, copy=False) if fmt == "binary64" else \
-        (b >> i64(total - 1)).view(u64)                   # 1 for a negative value
-    neg = neg_u.astype(bool)
+    neg = b < 0 if fmt == "binary64" else (b & i64(1 << 31)) != 0
     ef = b >> i64(p)
     ef &= i64((1 << w) - 1)
     m = b & i64((1 << p) - 1)
-    m |= (ef != 0).astype(i64) << i64(p)                   # the hidden bit of a normal number
-    nonfinite = ef == i64((1 << w) - 1)
-    # value = m * 2^k with k = max(ef, 1) - bias - p + f; s = -k is the right shift
-    sh = np.maximum(ef, i64(1))
-    np.subtract(i64(bias + p - tgt.f), sh, out=sh)
-    left = sh < 0                                          # k > 0: |value| * 2^f >= 2^53, exact
-    any_left = bool(left.any())
-    # k <= 0: q = m >> s and the remainder r against half = 2^(s-1), compared as 2r against 2^s. For s >= 54
-    # the result is q = 0 with r = m < 2^53 < half, so s is clipped to 63 with no change.
-    np.clip(sh, i64(0), i64(63), out=sh)
+    m |= i64(1 << p)
+    np.bitwise_xor(m, i64(1 << p), out=m, where=ef == 0)   # zero and subnormals: no hidden bit
+    sh = np.subtract(i64(bias + p - tgt.f), ef)
+    any_left = bool(sh.min() < 0)                          # |value| * 2^f >= 2^53 somewhere: exact, shifted left
+    left = sh < 0 if any_left else None
+    np.clip(sh, i64(0), i64(63), out=sh)                  # s >= 54 gives q = 0, r = m < half, as s = 63 does
     su = sh.view(u64)
     mu = m.view(u64)
     q = mu >> su
     r2 = mu - (q << su)
-    r2 <<= u64(1)
+    r2 <<= u64(1)                                          # 2r, compared with 2^s
     one = u64(1) << su
-    if rounding == "trunc":
-        up = None
-    elif rounding == "away":
+    up = None
+    if rounding == "away":
         up = r2 != u64(0)
     elif rounding == "floor":
         up = (r2 != u64(0)) & neg
     elif rounding == "ceil":
         up = (r2 != u64(0)) & ~neg
-    else:
+    elif rounding != "trunc":
         up = r2 > one
         if rounding != "half_trunc":
-            tie = r2 == one
-            if rounding == "half_even":
-                tie &= (q & u64(1)).astype(bool)
-            elif rounding == "half_up":
-                tie &= ~neg
-            elif rounding == "half_down":
-                tie &= neg
-            up |= tie
+            ties = np.flatnonzero(r2 == one)               # few: decided one by one
+            if len(ties):
+                if rounding == "half_even":
+                    up[ties] = (q[ties] & u64(1)) != 0
+                elif rounding == "half_away":
+                    up[ties] = True
+                elif rounding == "half_up":
+                    up[ties] = ~neg[ties]
+                else:                                      # half_down
+                    up[ties] = neg[ties]
     if up is not None:
         q += up
-    big = None
-    if any_left:                                           # m << k fits 64 bits only when p + 1 + k <= 64
-        k = -np.maximum(ef, i64(1)) + i64(bias + p - tgt.f)
-        k = -k
-        big = left & (k > i64(63 - p))
+    nonfinite = ef == i64((1 << w) - 1)
+    hi, lo = tgt.hi, tgt.lo
+    if any_left:                                           # the general check on magnitudes up to 2^64
+        k = -np.subtract(i64(bias + p - tgt.f), ef)
+        big = left & (k > i64(63 - p))                     # m << k needs more than 64 bits
         q = np.where(left, mu << np.where(left & ~big, k, 0).view(u64), q)
-        q[big] = u64((1 << 64) - 1)                        # beyond every target: over, and saturates to lim
-    # the range: the magnitude limit is -lo for a negative value, hi for a positive one
-    hi, lo_mag = tgt.hi, -tgt.lo
-    lim = neg_u * u64((lo_mag - hi) % (1 << 64))
-    lim += u64(hi)
-    over = q > lim
-    if big is not None:
-        over |= big
-    saturate = overflow == "saturate"
-    refused = nonfinite if saturate else (nonfinite | over)
-    count = int(np.count_nonzero(refused))
-    if count:
-        return count, int(np.argmax(refused))
-    if saturate:
-        np.minimum(q, lim, out=q)
-    mask = u64(0) - neg_u                                  # all ones for a negative value
-    q ^= mask
-    q -= mask                                              # two's complement of the magnitude, modulo 2^64
-    out[...] = q if out.dtype.kind == "u" else q.view(i64)  # in range, so the narrowing is exact
+        q[big] = u64((1 << 64) - 1)
+        neg_u = neg.astype(u64)
+        lim = neg_u * u64((-lo - hi) % (1 << 64))
+        lim += u64(hi)                                     # the magnitude limit: -lo if negative, else hi
+        over = (q > lim) | big                             # big: the sentinel may equal lim (U64)
+        if overflow == "saturate":
+            np.minimum(q, lim, out=q)
+        mask = u64(0) - neg_u
+        q ^= mask
+        q -= mask                                          # two's complement, modulo 2^64
+        val = q.view(i64)
+    else:                                                  # |value| <= 2^53 + 1: signed int64 arithmetic
+        val = q.view(i64)
+        np.negative(val, out=val, where=neg)
+        over = None
+        if lo > -(1 << 53):
+            over = val < i64(lo)
+        if hi < (1 << 53):
+            above = val > i64(hi)
+            over = above if over is None else (over | above)
+        if over is not None and overflow == "saturate":
+            np.clip(val, i64(max(lo, -(1 << 63))), i64(min(hi, (1 << 63) - 1)), out=val)
+    n_bad = int(np.count_nonzero(nonfinite))
+    if over is not None and overflow != "saturate":
+        n_bad += int(np.count_nonzero(over))
+    if n_bad:
+        refused = nonfinite if overflow == "saturate" or over is None else (nonfinite | over)
+        return int(np.count_nonzero(refused)), int(np.argmax(refused))
+    out[...] = val if out.dtype.kind == "i" else val.view(u64)   # in range, so the narrowing is exact
     return 0, 0
 
 
@@ -590,6 +598,9 @@ def _read(obj):
                               "binary64)" % (k, type(x).__name__), code="E_UNSUPPORTED")
             bits.append(_float_bits(x))
         return bits, "binary64", shape
+    fast = _native_float_array(obj)
+    if fast is not None:
+        return fast
     try:
         mv = memoryview(obj)
     except (TypeError, ValueError, BufferError) as ex:
@@ -624,6 +635,20 @@ def _read(obj):
         return bits, fmt, (None if scalar else tuple(mv.shape))
     finally:
         mv.release()
+
+
+def _native_float_array(obj):
+    """(bits, format, shape) of a C-contiguous little-endian float32/float64 NumPy array of rank 1 to 4, as a
+    view of its memory (no copy), or None to take the general path."""
+    if type(obj).__name__ != "ndarray" or type(obj).__module__ != "numpy":
+        return None
+    import numpy as np
+    dt = obj.dtype
+    if dt not in (np.dtype("<f8"), np.dtype("<f4")) or not 1 <= obj.ndim <= 4 or not obj.flags.c_contiguous \
+            or obj.size == 0:
+        return None
+    bits = obj.reshape(-1).view(np.uint64 if dt.itemsize == 8 else np.uint32)
+    return bits, ("binary64" if dt.itemsize == 8 else "binary32"), tuple(obj.shape)
 
 
 def _is_numpy_generic(obj):
@@ -740,39 +765,46 @@ def _bits_np(v, f, dtype):
 
 
 def _bits_chunk(v, f, dtype):
-    """binary_bits over a NumPy integer array v (any integer dtype, values as stored), scaled by 2^-f: the IEEE
-    bits of each value rounded to nearest, ties to even, by NumPy integer arithmetic. The leading bit's
-    position is read from the exponent of a conversion to binary64, which can be one too high (a rounding
-    up to a power of two) and is corrected from the integer."""
+    """One step of _bits_np. The leading bit's position is read from the exponent of a conversion to binary64,
+    which is exact below 2^53 and can be one too high above (a rounding up to a power of two): there it is
+    corrected from the integer. The significand is rounded to nearest, ties to even, by shifts and masks."""
     import numpy as np
     p, w, bias, _, _ = _OUT[dtype]
     i64, u64 = np.int64, np.uint64
     if v.dtype.kind == "u":
-        neg_u = np.zeros(v.shape, dtype=u64)
+        neg = None
         a = v.astype(u64)
     else:
         v64 = v.astype(i64, copy=False)
-        neg_u = (v64.view(u64) >> u64(63)).astype(u64, copy=False)
-        mask = u64(0) - neg_u
-        a = v64.view(u64) ^ mask
-        a -= mask                                          # |v| as a magnitude, 2^63 included
-    L = (a.astype(np.float64).view(i64) >> i64(52)) - i64(1022)   # bit_length(a), or one more; 0 -> -1022
-    np.maximum(L, i64(1), out=L)
-    L -= ((a >> (L - i64(1)).view(u64)) == u64(0))         # the correction
+        neg = v64 < 0
+        a = np.abs(v64).view(u64)                          # |v|, with |-2^63| = 2^63 as a magnitude
+    amax = int(a.max()) if len(a) else 0
+    L = (a.astype(np.float64).view(i64) >> i64(52)) - i64(1022)   # bit_length(a) (0 gives -1022: masked below)
+    if amax >= 1 << 53:
+        np.maximum(L, i64(1), out=L)
+        L -= ((a >> (L - i64(1)).view(u64)) == u64(0))     # the correction
     s = L - i64(p)                                         # > 0: shift right and round; <= 0: shift left
-    sr = np.maximum(s, i64(0)).view(u64)
-    sl = np.maximum(-s, i64(0)).view(u64)
-    q = (a >> sr) << sl
-    r2 = (a - ((a >> sr) << sr)) << u64(1)
-    one = (u64(1) << sr) & (u64(0) - (sr != u64(0)).astype(u64))   # 2^s for s > 0, else 0 (no rounding)
-    up = (r2 > one) | ((r2 == one) & (one != u64(0)) & (q & u64(1)).astype(bool))
-    q += up
-    carry = (q >> u64(p)).astype(u64)                      # the rounding carried to 2^p
-    q >>= carry
-    s += carry.view(i64)
+    if amax < 1 << p:                                      # exact: every value fits the significand
+        q = a << np.clip(-s, 0, 63).view(u64)
+    else:
+        sr = np.maximum(s, i64(0)).view(u64)
+        q = (a >> sr) << np.clip(-s, 0, 63).view(u64)
+        r2 = (a - ((a >> sr) << sr)) << u64(1)
+        one = u64(1) << sr
+        up = (r2 > one) & (sr != u64(0))
+        ties = np.flatnonzero((r2 == one) & (sr != u64(0)))
+        if len(ties):
+            up[ties] = (q[ties] & u64(1)) != 0
+        q += up
+        carry = (q >> u64(p)).astype(u64)                  # the rounding carried to 2^p
+        q >>= carry
+        s += carry.view(i64)
     be = (s + i64(p - 1 + bias - f)).view(u64)             # never overflows or underflows: |v| < 2^64, f <= 63
-    out = (neg_u << u64(w + p - 1)) | (be << u64(p - 1)) | (q - (u64(1) << u64(p - 1)))
-    out *= (a != u64(0))
+    out = be << u64(p - 1)
+    out |= q - (u64(1) << u64(p - 1))
+    if neg is not None:
+        out |= neg.astype(u64) << u64(w + p - 1)
+    out[a == 0] = 0
     return out
 
 
