@@ -28,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,12 +100,15 @@ def _cint(args, cwd: Path) -> str:
     out, err = io.BytesIO(), io.StringIO()
     wrapper = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
     old = os.getcwd()
+    stack, limit = threading.stack_size(), sys.getrecursionlimit()   # cli.main sets both for its own thread
     os.chdir(cwd)
     try:
         with contextlib.redirect_stdout(wrapper), contextlib.redirect_stderr(err):
             cli.main(list(args))
     finally:
         os.chdir(old)
+        threading.stack_size(stack)
+        sys.setrecursionlimit(limit)
     wrapper.flush()
     return out.getvalue().decode("utf-8", "replace") + err.getvalue()
 

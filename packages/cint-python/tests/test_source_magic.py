@@ -83,6 +83,8 @@ def shell(cache):
     yield ip
     for k in ("mod", "ctx", "scan", "scan_ctx"):
         ip.user_ns.pop(k, None)
+    ip.run_line_magic("unload_ext", "cint")          # the shell is global: leave it as it was
+    assert "cint" not in ip.magics_manager.magics["cell"]
 
 
 @pytest.mark.clause("8.1")

@@ -67,6 +67,12 @@ def load_ipython_extension(ipython):
     register(ipython)
 
 
+def unload_ipython_extension(ipython):
+    """``%unload_ext cint``: removes the ``%%cint`` cell magic."""
+    from ._magic import unregister
+    unregister(ipython)
+
+
 def _not_in_slice(what):
     def f(*args, **kwargs):
         raise NotImplementedError("%s is not in this slice of the cint package" % what)

@@ -36,3 +36,7 @@ def register(ipython):
         return cint_cell(line, cell, ipython.user_ns)
     cint.__doc__ = __doc__
     ipython.register_magic_function(cint, magic_kind="cell", magic_name="cint")
+
+
+def unregister(ipython):
+    ipython.magics_manager.magics["cell"].pop("cint", None)
