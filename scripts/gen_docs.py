@@ -137,6 +137,18 @@ def _entry(qual: str, obj) -> list[str]:
     doc = _doc(obj)
     if doc:
         out += [doc, ""]
+    if kind == "class":
+        for name, member in vars(obj).items():          # the class's own public methods and properties
+            if name.startswith("_") or not (inspect.isfunction(member) or isinstance(member, property)):
+                continue
+            target = member.fget if isinstance(member, property) else member
+            shown = "%s.%s%s" % (qual.rsplit(".", 1)[-1], name, "" if isinstance(member, property) else _sig(target))
+            out += ["- `%s`%s" % (shown, " (property)" if isinstance(member, property) else "")]
+            mdoc = _doc(target)
+            if mdoc:
+                out += ["  " + line if line else "" for line in mdoc.split("\n")]
+        if out[-1] != "":
+            out.append("")
     return out
 
 
