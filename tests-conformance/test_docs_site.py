@@ -42,6 +42,8 @@ def site_env(tmp_path_factory):
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_snippet_runs(page, site_env):
+    if page.name == "c.md" and shutil.which("cc") is None:
+        pytest.skip("the C guide compiles its host program: no C compiler (cc)")
     base, env = site_env
     work = base / page.stem
     work.mkdir()
