@@ -222,6 +222,7 @@ def cmd_build(ns) -> int:
     try:
         if ns.lib:
             target = build_library(c, out, with_state=ns.with_state)
+            __import__("cint_compiler.header_c").header_c.write_header(target)   # libNAME.h (SPEC-03P.1 11.5)
         else:
             try:
                 kind, entry = choose_entry(c, None)

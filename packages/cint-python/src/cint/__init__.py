@@ -49,6 +49,30 @@ def load(source, *, backend="cpu") -> Module:
     return Module(path.resolve(), backend)
 
 
+def load_source(text, *, name="main", backend="cpu") -> Module:
+    """A Module built from cint source text, as module ``name`` (its positions read ``NAME.ci:line:col``).
+
+    The text is kept in the build cache as NAME.ci and built like a file: the same text under the same
+    name builds once, and shares its library with a file NAME.ci of the same bytes. A source that does
+    not compile raises BuildError with every diagnostic. The text cannot import other modules."""
+    if backend not in ("cpu", "cuda"):
+        raise LoadError("backend is 'cpu' or 'cuda', not %r" % (backend,))
+    from ._build import source_file
+    return load(source_file(text, name), backend=backend)
+
+
+def load_ipython_extension(ipython):
+    """``%load_ext cint``: registers the ``%%cint`` cell magic (cint._magic)."""
+    from ._magic import register
+    register(ipython)
+
+
+def unload_ipython_extension(ipython):
+    """``%unload_ext cint``: removes the ``%%cint`` cell magic."""
+    from ._magic import unregister
+    unregister(ipython)
+
+
 def _not_in_slice(what):
     def f(*args, **kwargs):
         raise NotImplementedError("%s is not in this slice of the cint package" % what)
@@ -62,5 +86,6 @@ from ._record import replay  # noqa: E402
 from ._module import read_checkpoint  # noqa: E402  (9.2 paragraph 4; module= for struct layouts)
 
 
-__all__ = ["load", "Module", "Context", "EntryReport", "View", "Buffer", "borrow", "copy", "empty", "from_float",
-           "to_float", "Recorder", "RecorderError", "RecordingError", "replay", "read_checkpoint", "Fixed", "__version__"] + list(_errors_all)
+__all__ = ["load", "load_source", "Module", "Context", "EntryReport", "View", "Buffer", "borrow", "copy", "empty",
+           "from_float", "to_float", "Recorder", "RecorderError", "RecordingError", "replay", "read_checkpoint", "Fixed",
+           "__version__"] + list(_errors_all)

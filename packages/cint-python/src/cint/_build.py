@@ -75,6 +75,51 @@ def _find_lib(d: Path):
     return libs[0] if len(libs) == 1 else None
 
 
+class Diagnostic:
+    """One compile diagnostic of a BuildError: its code, position, message, help and text (SPEC-04P.1 17.1)."""
+
+    def __init__(self, err, root: Path):
+        from cint_compiler.diagnostics import render
+        span = err.span
+        self.code, self.message, self.help = err.code, err.message, err.help
+        self.path = span.path if span is not None else None
+        self.line = span.line if span is not None else None
+        self.column = span.column if span is not None else None
+        lines = None
+        if span is not None:
+            try:
+                lines = (root / span.path).read_bytes().decode("utf-8", "replace").splitlines()
+            except OSError:
+                pass
+        self.text = render(err, lines)
+
+    def __repr__(self):
+        return "<Diagnostic %s at %s:%s:%s: %s>" % (self.code, self.path, self.line, self.column, self.message)
+
+
+def _compile_error(path, ex, root: Path) -> BuildError:
+    errors = getattr(ex, "errors", None) or [ex]
+    return BuildError("%s: %s" % (path, ex), [Diagnostic(e, root) for e in errors])
+
+
+def source_file(text: str, name: str) -> Path:
+    """The file under the cache that holds source text ``text`` as module ``name`` (cint.load_source): it is
+    named NAME.ci, so a load of it and of a file NAME.ci with the same bytes share one cache entry."""
+    if not isinstance(text, str):
+        raise BuildError("load_source takes the source as a str, not %s" % type(text).__name__)
+    if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
+        raise BuildError("name=%r: a module name is an ASCII identifier such as 'scan' (it becomes scan.ci)" % (name,))
+    data = text.encode("utf-8")
+    folder = cache_root() / "src" / _sha(name.encode() + b"\0" + data)[:32]
+    path = folder / (name + ".ci")
+    if not (path.is_file() and path.read_bytes() == data):
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / ("%s.ci.tmp%d" % (name, os.getpid()))
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    return path
+
+
 def library_for_source(path) -> Path:
     """The library built from the .ci file ``path``, building it only when the cache has none."""
     src = Path(path).resolve()
@@ -101,7 +146,7 @@ def library_for_source(path) -> Path:
     try:
         compiled = driver.compile_file(src)
     except CompileError as ex:
-        raise BuildError("%s: %s" % (path, ex)) from ex
+        raise _compile_error(path, ex, root) from ex
     modules = {p: _sha(t.encode("utf-8")) for p, t in compiled.sources.items()}
     if not modules:
         modules = {src.name: _sha(root_bytes)}
@@ -124,7 +169,7 @@ def library_for_source(path) -> Path:
             try:
                 build_library(compiled, tmp, with_state=True)
             except CompileError as ex:
-                raise BuildError("%s: %s" % (path, ex)) from ex
+                raise _compile_error(path, ex, root) from ex
             except Exception as ex:   # the C compiler failed: a toolchain bug, reported with its text
                 raise BuildError("%s: building the library failed: %s" % (path, ex)) from ex
         try:

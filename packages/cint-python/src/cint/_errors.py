@@ -170,4 +170,13 @@ class LoadError(Exception):
 
 
 class BuildError(Exception):
-    """A source that cannot be built."""
+    """A source that cannot be built. ``diagnostics`` lists every compile diagnostic (cint._build.Diagnostic:
+    code, message, path, line, column, help, and ``text``, the form `cint check` prints with its caret
+    snippet); str() of the error is that text, which IPython and Jupyter show instead of a traceback."""
+
+    def __init__(self, message, diagnostics=()):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("".join(d.text for d in self.diagnostics).rstrip("\n") if self.diagnostics else message)
+
+    def _render_traceback_(self):
+        return ["BuildError: " + line if k == 0 else line for k, line in enumerate(str(self).split("\n"))]

@@ -375,6 +375,118 @@ def _convert_all(bits_list, fmt, tgt, rounding, overflow):
     return out, None, 0
 
 
+_CHUNK = 1 << 13   # elements per step: the temporaries stay in cache and their pages are reused
+
+
+def _convert_np(bits, fmt, tgt, rounding, overflow, out=None):
+    """_convert_all over a NumPy array of bit patterns (uint64 for binary64, uint32 for binary32), with NumPy
+    integer arithmetic only: the same decode, one rounding by shifts and masks, the same range check.
+    Returns (an integer array of the target's storage type (``out`` when given), None, 0), or (None, first
+    failure, count); the failure's details come from the pure-Python path (_convert_all), which stays the oracle."""
+    import numpy as np
+    n = len(bits)
+    storage = np.dtype(tgt.ctype).newbyteorder("<")
+    if out is None:
+        out = np.empty(n, dtype=storage)
+    count, first = 0, None
+    for lo in range(0, n, _CHUNK):
+        c, f = _convert_chunk(bits[lo:lo + _CHUNK], fmt, tgt, rounding, overflow, out[lo:lo + _CHUNK])
+        if c:
+            if first is None:
+                first = lo + f
+            count += c
+    if count:
+        _, fail, _ = _convert_all([int(bits[first])], fmt, tgt, rounding, overflow)
+        fail.flat = first
+        return None, fail, count
+    return out, None, 0
+
+
+def _convert_chunk(bits, fmt, tgt, rounding, overflow, out):
+    """One step of _convert_np: writes out and returns (refused count, index of the first refused).
+
+    value = (-1)^neg * m * 2^-s with s = bias + p - f - ef (for a subnormal, whose exponent field is 0,
+    the true s is one less, but s is then above 63 either way, so the result is the same)."""
+    import numpy as np
+    total, p, w, bias = _FORMATS[fmt]
+    i64, u64 = np.int64, np.uint64
+    b = bits.view(i64) if fmt == "binary64" else bits.astype(i64)
+    neg = b < 0 if fmt == "binary64" else (b & i64(1 << 31)) != 0
+    ef = b >> i64(p)
+    ef &= i64((1 << w) - 1)
+    m = b & i64((1 << p) - 1)
+    m |= i64(1 << p)
+    np.bitwise_xor(m, i64(1 << p), out=m, where=ef == 0)   # zero and subnormals: no hidden bit
+    sh = np.subtract(i64(bias + p - tgt.f), ef)
+    any_left = bool(sh.min() < 0)                          # |value| * 2^f >= 2^53 somewhere: exact, shifted left
+    left = sh < 0 if any_left else None
+    np.clip(sh, i64(0), i64(63), out=sh)                  # s >= 54 gives q = 0, r = m < half, as s = 63 does
+    su = sh.view(u64)
+    mu = m.view(u64)
+    q = mu >> su
+    r2 = mu - (q << su)
+    r2 <<= u64(1)                                          # 2r, compared with 2^s
+    one = u64(1) << su
+    up = None
+    if rounding == "away":
+        up = r2 != u64(0)
+    elif rounding == "floor":
+        up = (r2 != u64(0)) & neg
+    elif rounding == "ceil":
+        up = (r2 != u64(0)) & ~neg
+    elif rounding != "trunc":
+        up = r2 > one
+        if rounding != "half_trunc":
+            ties = np.flatnonzero(r2 == one)               # few: decided one by one
+            if len(ties):
+                if rounding == "half_even":
+                    up[ties] = (q[ties] & u64(1)) != 0
+                elif rounding == "half_away":
+                    up[ties] = True
+                elif rounding == "half_up":
+                    up[ties] = ~neg[ties]
+                else:                                      # half_down
+                    up[ties] = neg[ties]
+    if up is not None:
+        q += up
+    nonfinite = ef == i64((1 << w) - 1)
+    hi, lo = tgt.hi, tgt.lo
+    if any_left:                                           # the general check on magnitudes up to 2^64
+        k = -np.subtract(i64(bias + p - tgt.f), ef)
+        big = left & (k > i64(63 - p))                     # m << k needs more than 64 bits
+        q = np.where(left, mu << np.where(left & ~big, k, 0).view(u64), q)
+        q[big] = u64((1 << 64) - 1)
+        neg_u = neg.astype(u64)
+        lim = neg_u * u64((-lo - hi) % (1 << 64))
+        lim += u64(hi)                                     # the magnitude limit: -lo if negative, else hi
+        over = (q > lim) | big                             # big: the sentinel may equal lim (U64)
+        if overflow == "saturate":
+            np.minimum(q, lim, out=q)
+        mask = u64(0) - neg_u
+        q ^= mask
+        q -= mask                                          # two's complement, modulo 2^64
+        val = q.view(i64)
+    else:                                                  # |value| <= 2^53 + 1: signed int64 arithmetic
+        val = q.view(i64)
+        np.negative(val, out=val, where=neg)
+        over = None
+        if lo > -(1 << 53):
+            over = val < i64(lo)
+        if hi < (1 << 53):
+            above = val > i64(hi)
+            over = above if over is None else (over | above)
+        if over is not None and overflow == "saturate":
+            np.clip(val, i64(max(lo, -(1 << 63))), i64(min(hi, (1 << 63) - 1)), out=val)
+    n_bad = int(np.count_nonzero(nonfinite))
+    if over is not None and overflow != "saturate":
+        n_bad += int(np.count_nonzero(over))
+    if n_bad:
+        refused = nonfinite if overflow == "saturate" or over is None else (nonfinite | over)
+        return int(np.count_nonzero(refused)), int(np.argmax(refused))
+    out[...] = val if out.dtype.kind == "i" else val.view(u64)   # in range, so the narrowing is exact
+    return 0, 0
+
+
 def _hexbits(bits, fmt):
     return "0x%0*x" % (_FORMATS[fmt][0] // 4, bits)
 
@@ -486,6 +598,9 @@ def _read(obj):
                               "binary64)" % (k, type(x).__name__), code="E_UNSUPPORTED")
             bits.append(_float_bits(x))
         return bits, "binary64", shape
+    fast = _native_float_array(obj)
+    if fast is not None:
+        return fast
     try:
         mv = memoryview(obj)
     except (TypeError, ValueError, BufferError) as ex:
@@ -504,12 +619,36 @@ def _read(obj):
                           "a.reshape(1)", code="E_UNSUPPORTED")
         if mv.ndim > 4:
             raise Refused("rank %d: a Buffer has rank 1 to 4; reshape first" % mv.ndim, code="E_UNSUPPORTED")
-        raw = mv.tobytes()           # row-major whatever the strides
-        n = len(raw) // mv.itemsize
-        bits = list(struct.unpack("%s%d%s" % (order, n, "Q" if fmt == "binary64" else "I"), raw))
+        code = "Q" if fmt == "binary64" else "I"
+        try:
+            import numpy as np
+        except ImportError:
+            raw = mv.tobytes()       # row-major whatever the strides
+            bits = list(struct.unpack("%s%d%s" % (order, len(raw) // mv.itemsize, code), raw))
+        else:                        # the bit patterns as unsigned integers, in the input's byte order
+            dt = np.dtype(order + ("u8" if code == "Q" else "u4"))
+            if mv.c_contiguous and order == "<" and mv.nbytes:
+                bits = np.frombuffer(mv.cast("B"), dtype=dt).copy()
+            else:
+                bits = np.frombuffer(mv.tobytes(), dtype=dt)
+            bits = bits.astype(dt.newbyteorder("="), copy=False)
         return bits, fmt, (None if scalar else tuple(mv.shape))
     finally:
         mv.release()
+
+
+def _native_float_array(obj):
+    """(bits, format, shape) of a C-contiguous little-endian float32/float64 NumPy array of rank 1 to 4, as a
+    view of its memory (no copy), or None to take the general path."""
+    if type(obj).__name__ != "ndarray" or type(obj).__module__ != "numpy":
+        return None
+    import numpy as np
+    dt = obj.dtype
+    if dt not in (np.dtype("<f8"), np.dtype("<f4")) or not 1 <= obj.ndim <= 4 or not obj.flags.c_contiguous \
+            or obj.size == 0:
+        return None
+    bits = obj.reshape(-1).view(np.uint64 if dt.itemsize == 8 else np.uint32)
+    return bits, ("binary64" if dt.itemsize == 8 else "binary32"), tuple(obj.shape)
 
 
 def _is_numpy_generic(obj):
@@ -535,17 +674,36 @@ def from_float(obj, elem, *, rounding="half_even", overflow="refuse"):
     tgt = _target(elem)
     _check_modes(rounding, overflow)
     bits, fmt, shape = _read(obj)
-    out, first, count = _convert_all(bits, fmt, tgt, rounding, overflow)
+    vector = shape is not None and len(bits) > 0 and _numpy_ok()
+    if vector:
+        import numpy as np
+        data = (tgt.ctype * len(bits))()           # the Buffer's storage, written in place
+        out, first, count = _convert_np(np.asarray(bits, dtype=np.uint64 if fmt == "binary64" else np.uint32), fmt,
+                                        tgt, rounding, overflow,
+                                        np.frombuffer(data, dtype=np.dtype(tgt.ctype).newbyteorder("<")))
+    else:
+        if not isinstance(bits, list):
+            bits = [int(b) for b in bits]
+        out, first, count = _convert_all(bits, fmt, tgt, rounding, overflow)
     if out is None:
         raise _refusal(first, count, len(bits), shape, tgt)
     if shape is None:
         return tgt.value(out[0])
     from ._arrays import Buffer, _shape_of
     shape = _shape_of(shape)
-    data = (tgt.ctype * max(len(out), 1))()
-    for k, v in enumerate(out):
-        data[k] = v
+    if not vector:
+        data = (tgt.ctype * max(len(out), 1))()
+        for k, v in enumerate(out):
+            data[k] = v
     return Buffer(shape, elem, data=data)
+
+
+def _numpy_ok():
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def copy_options(opts):
@@ -595,6 +753,59 @@ def binary_bits(neg, a, e2, dtype="float64"):
     if be <= 0:                      # no cint integer or Q value is this small (2^-63 at the least)
         raise AssertionError("subnormal result")  # pragma: no cover
     return (neg << (w + p - 1)) | (be << (p - 1)) | (q - (1 << (p - 1)))
+
+
+def _bits_np(v, f, dtype):
+    """binary_bits over a NumPy integer array v, in steps of _CHUNK elements (see _bits_chunk)."""
+    import numpy as np
+    out = np.empty(len(v), dtype=np.uint64)
+    for lo in range(0, len(v), _CHUNK):
+        out[lo:lo + _CHUNK] = _bits_chunk(v[lo:lo + _CHUNK], f, dtype)
+    return out
+
+
+def _bits_chunk(v, f, dtype):
+    """One step of _bits_np. The leading bit's position is read from the exponent of a conversion to binary64,
+    which is exact below 2^53 and can be one too high above (a rounding up to a power of two): there it is
+    corrected from the integer. The significand is rounded to nearest, ties to even, by shifts and masks."""
+    import numpy as np
+    p, w, bias, _, _ = _OUT[dtype]
+    i64, u64 = np.int64, np.uint64
+    if v.dtype.kind == "u":
+        neg = None
+        a = v.astype(u64)
+    else:
+        v64 = v.astype(i64, copy=False)
+        neg = v64 < 0
+        a = np.abs(v64).view(u64)                          # |v|, with |-2^63| = 2^63 as a magnitude
+    amax = int(a.max()) if len(a) else 0
+    L = (a.astype(np.float64).view(i64) >> i64(52)) - i64(1022)   # bit_length(a) (0 gives -1022: masked below)
+    if amax >= 1 << 53:
+        np.maximum(L, i64(1), out=L)
+        L -= ((a >> (L - i64(1)).view(u64)) == u64(0))     # the correction
+    s = L - i64(p)                                         # > 0: shift right and round; <= 0: shift left
+    if amax < 1 << p:                                      # exact: every value fits the significand
+        q = a << np.clip(-s, 0, 63).view(u64)
+    else:
+        sr = np.maximum(s, i64(0)).view(u64)
+        q = (a >> sr) << np.clip(-s, 0, 63).view(u64)
+        r2 = (a - ((a >> sr) << sr)) << u64(1)
+        one = u64(1) << sr
+        up = (r2 > one) & (sr != u64(0))
+        ties = np.flatnonzero((r2 == one) & (sr != u64(0)))
+        if len(ties):
+            up[ties] = (q[ties] & u64(1)) != 0
+        q += up
+        carry = (q >> u64(p)).astype(u64)                  # the rounding carried to 2^p
+        q >>= carry
+        s += carry.view(i64)
+    be = (s + i64(p - 1 + bias - f)).view(u64)             # never overflows or underflows: |v| < 2^64, f <= 63
+    out = be << u64(p - 1)
+    out |= q - (u64(1) << u64(p - 1))
+    if neg is not None:
+        out |= neg.astype(u64) << u64(w + p - 1)
+    out[a == 0] = 0
+    return out
 
 
 def _dtype_name(dtype):
@@ -661,6 +872,34 @@ def _flat_raw(x):
     return flat, f, shape
 
 
+def _array_raw(x):
+    """(NumPy array of the stored integers (raw for a Q format) in row-major order, f, shape) of a Buffer or a View."""
+    import numpy as np
+    from ._arrays import Buffer, elem_info
+    elem = x.elem
+    _check_not_bool(elem)
+    _, size, _, code = elem_info(elem)
+    dt = np.dtype("<" + code)
+    f = fixed_type(elem).f if is_fixed_name(elem) else 0
+    if isinstance(x, Buffer):
+        raw = x._raw()
+        return np.frombuffer(raw, dtype=dt, count=x.count), f, x.shape
+    from ._errors import StaleHandle
+    if x._released:
+        raise StaleHandle("this View was released; borrow the array again")
+    shape = tuple(x.shape)
+    n = 1
+    for d in shape:
+        n *= d
+    if n == 0:
+        return np.zeros(0, dtype=dt), f, shape
+    vals = np.frombuffer(C.string_at(x._lowest, x.extent * size), dtype=dt)
+    off = np.array(x.origin, dtype=np.int64)
+    for d, st in zip(shape, x.strides):                    # element offsets of the view, row-major
+        off = off[..., None] + np.arange(d, dtype=np.int64) * st
+    return vals[off.reshape(-1)], f, shape
+
+
 def _check_not_bool(elem):
     if elem == "Bool":
         raise Refused("cint.to_float converts integers and fixed-point values, not Bool", code="E_UNSUPPORTED")
@@ -685,6 +924,13 @@ def to_float(x, *, dtype="float64"):
     if not isinstance(x, (Buffer, View)):
         raise Refused("cint.to_float takes a cint.Buffer, a cint.View, an int or a cint.Fixed, not %s; borrow an "
                       "integer array with cint.borrow(a) first" % type(x).__name__, code="E_UNSUPPORTED")
+    if _numpy_ok():
+        import numpy as np
+        arr, f, shape = _array_raw(x)
+        bits = _bits_np(arr.reshape(-1), f, dt)
+        if dt == "float64":
+            return bits.view(np.float64).reshape(shape)
+        return bits.astype(np.uint32).view(np.float32).reshape(shape)
     flat, f, shape = _flat_raw(x)
     out = []
     for v in flat:
