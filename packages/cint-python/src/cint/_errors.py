@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from cint_abi.codes import FAULT_CODES, FAULT_NAMES
+from cint_replay.recorder import RecorderError
 
 __all__ = [
-    "Fault", "Refused", "BorrowRefused", "Busy", "Faulted", "Unpublished", "StaleHandle", "ResourceError",
+    "Fault", "Refused", "RecorderClosed", "BorrowRefused", "Busy", "Faulted", "Unpublished", "StaleHandle", "ResourceError",
     "ReplayDivergence", "Unreplayable", "ErrorResult", "LoadError", "BuildError", "FAULT_CLASSES", "fault_class",
 ]
 
@@ -114,6 +115,11 @@ class Refused(Exception):
         self.code = code
         self.reason = reason
         self.parameter = parameter
+
+
+class RecorderClosed(Refused, RecorderError):
+    """A call on a recorded context after its Recorder closed: refused (8.1, nothing ran or was
+    recorded) and a misuse of the Recorder, so it is both ``cint.Refused`` and ``cint.RecorderError``."""
 
 
 class BorrowRefused(Refused):

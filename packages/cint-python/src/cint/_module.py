@@ -22,7 +22,8 @@ from cint_abi.faultrecord import decode_fault_record
 from cint_abi.reflect import read_library
 
 from . import _arrays as A
-from ._errors import (Busy, ErrorResult, Fault, Faulted, LoadError, Refused, ResourceError, fault_class)
+from ._errors import (Busy, ErrorResult, Fault, Faulted, LoadError, RecorderClosed, Refused, ResourceError,
+                      fault_class)
 
 try:    # the C call path (8.1 paragraph 8); without it every call goes through ctypes
     from . import _fastcall as _FC
@@ -576,7 +577,7 @@ class Context:
         self._open("entry(%r)" % (name,))
         rec = self.__dict__.get("_recorder")
         if rec is not None and not getattr(rec, "recording", True):
-            raise Refused("entry %s: the Recorder of this context is closed, so the call would not be recorded "
+            raise RecorderClosed("entry %s: the Recorder of this context is closed, so the call would not be recorded "
                           "(9.3) and nothing ran; make a new context with a new cint.Recorder, or one without "
                           "record=" % name)
         call = self._calls.get(name)

@@ -27,7 +27,7 @@ from cint_replay import outcome as O
 from cint_replay.recorder import Recorder, RecorderError
 from cint_replay.replay import replay as _replay
 
-from ._errors import Busy, ErrorResult, Fault, Faulted, Refused, ResourceError
+from ._errors import Busy, ErrorResult, Fault, Faulted, RecorderClosed, Refused, ResourceError
 
 
 def _desc(t):
@@ -161,7 +161,7 @@ class _Gate:
 
 
 def _closed(rec, what):
-    return RecorderError("%s: the Recorder of this context is closed, so the call would not be recorded; make "
+    return RecorderClosed("%s: the Recorder of this context is closed, so the call would not be recorded; make "
                          "a new context (with a new Recorder to record it)" % what)
 
 
@@ -219,7 +219,7 @@ def attach(ctx, rec):
     Every method of the context that calls into it then goes through one gate (_Gate): a call made
     while another runs raises cint.Busy and neither runs nor is recorded, and the recorder writes one
     operation's events together (its lock).  A state-changing call after the Recorder closed raises
-    cint_replay.RecorderError."""
+    RecorderClosed (a cint.Refused and a cint_replay.RecorderError)."""
     if not isinstance(rec, Recorder):
         raise TypeError("record= takes a cint.Recorder, not %s" % type(rec).__name__)
     module = ctx._module
