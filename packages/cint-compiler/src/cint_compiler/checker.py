@@ -349,6 +349,8 @@ class Checker(ContainerChecks):
         self.const_ctx = None          # the reference context that runs compile-time calls (LS-266)
         self.const_fuel = 0            # fuel-v1 units compile-time calls have used in this module (LS-267)
         self.gargs = []                # (callee, module variable, argument) for C5012 (LS-122)
+        self.untyped_memo = {}         # id(node) -> is_untyped(node), so an operator chain is typed in linear time
+        self.const_memo = None         # id(node) -> is_const(node) during one fold
 
     # ------------------------------------------------------------------ declarations
 
@@ -1792,7 +1794,17 @@ class Checker(ContainerChecks):
         return isinstance(e, A.Binary) and e.op in SHIFT_OPS
 
     def is_untyped(self, e) -> bool:
-        """Whether an expression's type comes from its context (literals and operators of literals)."""
+        """Whether an expression's type comes from its context (literals and operators of literals).
+
+        Remembered per node: each operator asks it of its operands, so without the memo a chain of n
+        operators costs n^2 (issue 11 item 12).  A node is typed in one scope, so the answer is fixed."""
+        memo = self.untyped_memo
+        r = memo.get(id(e))
+        if r is None:
+            r = memo[id(e)] = self._is_untyped(e)
+        return r
+
+    def _is_untyped(self, e) -> bool:
         if isinstance(e, (A.IntLit, A.FracLit)):
             return True
         if isinstance(e, A.Paren):
@@ -3598,7 +3610,19 @@ class Checker(ContainerChecks):
     # ------------------------------------------------------------------ constant folding
 
     def is_const(self, e) -> bool:
-        """Whether ``e`` is a constant expression (SPEC-01 IM-23): literals, constants, operators, named ops."""
+        """Whether ``e`` is a constant expression (SPEC-01 IM-23): literals, constants, operators, named ops.
+
+        During one `fold` the answers are remembered per node: `fold` asks it at every level of a tree,
+        which without the memo costs n^2 for a chain of n operators (issue 11 item 12)."""
+        memo = self.const_memo
+        if memo is None:
+            return self._is_const(e)
+        r = memo.get(id(e))
+        if r is None:
+            r = memo[id(e)] = self._is_const(e)
+        return r
+
+    def _is_const(self, e) -> bool:
         if isinstance(e, (A.IntLit, A.FracLit, A.BoolLit)):
             return True
         if isinstance(e, A.Name):
@@ -3632,6 +3656,15 @@ class Checker(ContainerChecks):
 
     def fold(self, e):
         """Evaluate every maximal constant subexpression of ``e`` at compile time (SPEC-01 IM-23)."""
+        if self.const_memo is not None:
+            return self._fold(e)
+        self.const_memo = {}
+        try:
+            return self._fold(e)
+        finally:
+            self.const_memo = None
+
+    def _fold(self, e):
         if e is None:
             return
         if self.is_const(e):
@@ -3639,16 +3672,16 @@ class Checker(ContainerChecks):
             return
         # Not constant: fold the children, except the operands that &&, || and ?: may skip.
         if isinstance(e, A.Binary) and e.op in LOGIC_OPS:
-            self.fold(e.left)
+            self._fold(e.left)
             self.mark_runtime(e.right)
             return
         if isinstance(e, A.Cond):
-            self.fold(e.cond)
+            self._fold(e.cond)
             self.mark_runtime(e.then)
             self.mark_runtime(e.other)
             return
         for ch in self.children(e):
-            self.fold(ch)
+            self._fold(ch)
         if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and getattr(e, "bname", None) == "clamp":
             self.check_clamp_bounds(e)
 
@@ -3674,7 +3707,7 @@ class Checker(ContainerChecks):
             e.skip_fold = True
             # its literal range errors stay pending (C2003 after evaluation)
             return
-        self.fold(e)
+        self._fold(e)
 
     def children(self, e):
         if isinstance(e, A.Paren):
@@ -3710,6 +3743,9 @@ class Checker(ContainerChecks):
     # ------------------------------------------------------------------ compile-time calls (LS-264..LS-268)
 
     CONST_FUEL_BUDGET = 1_000_000_000   # fuel-v1 units of compile-time calls per module (LS-267); tests lower it
+    # evaluation steps (expressions evaluated, statements run) of compile-time calls per module: bounds the
+    # time `cint check` spends evaluating whatever the source (docs/language.md decision 32)
+    CONST_WORK_BUDGET = 500_000
 
     def ensure_checked(self, info: FuncInfo):
         """Check a function's body now, out of pass order, when a constant calls it (LS-264)."""
@@ -3783,16 +3819,21 @@ class Checker(ContainerChecks):
     def run_const_call(self, e, args):
         """Run the const-eligible function of call `e` with the argument values, with the run-time semantics
         (LS-266); a fault is C6001 at the call, exhausting the module's budget C6002 (LS-267)."""
-        from .interp import Context
+        from .interp import CompileTimeBudgetExceeded, CompileTimeContext
         from .faults import EntryFault
         if self.const_ctx is None:
             prog = Program(self.m, [], self.functions, self.kernels, [], None, None, self.types)
-            self.const_ctx = Context(prog, b"")
+            self.const_ctx = CompileTimeContext(prog, b"", self.CONST_WORK_BUDGET)
         ctx = self.const_ctx
         ctx.begin(self.CONST_FUEL_BUDGET - self.const_fuel, 256)
         span = e.callee.span or e.span
         try:
             r = ctx.enter_function(e.info, list(args), span)
+        except CompileTimeBudgetExceeded:
+            raise _err("C6002", span, "E_FUEL in constant evaluation: calling `%s` exceeds this implementation's "
+                       "compile-time budget of %d evaluation steps per module (docs/language.md decision 32); "
+                       "compute the value at run time, or a smaller one at compile time"
+                       % (e.info.qname, self.CONST_WORK_BUDGET))
         except EntryFault as ef:
             self.const_fuel += ctx.fuel
             rec = ef.record

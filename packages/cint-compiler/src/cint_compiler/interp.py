@@ -1500,3 +1500,38 @@ def _iter_space(extents):
             k -= 1
         if k < 0:
             return
+
+
+class CompileTimeBudgetExceeded(Exception):
+    """Raised by a CompileTimeContext whose work budget is spent (the checker reports C6002)."""
+
+    def __init__(self, budget):
+        super().__init__(budget)
+        self.budget = budget
+
+
+class CompileTimeContext(Context):
+    """The context that runs compile-time calls (LS-264..LS-268), with this implementation's work budget
+    besides LS-267's fuel: fuel counts calls and loop iterations only, so one iteration of a long body
+    would cost one unit however much it runs.  Work counts one unit per expression evaluated and per
+    statement of each block run (docs/language.md decision 32); it is shared by every compile-time call
+    of the module, so the time `cint check` spends evaluating is bounded whatever the source."""
+
+    def __init__(self, program, revision, work_budget):
+        super().__init__(program, revision)
+        self.work = 0
+        self.work_budget = work_budget
+
+    def eval(self, e, env=None):
+        w = self.work + 1
+        if w > self.work_budget:
+            raise CompileTimeBudgetExceeded(self.work_budget)
+        self.work = w
+        return Context.eval(self, e, env)
+
+    def _block(self, b, env):
+        w = self.work + len(b.stmts) + 1
+        if w > self.work_budget:
+            raise CompileTimeBudgetExceeded(self.work_budget)
+        self.work = w
+        return Context._block(self, b, env)

@@ -34,6 +34,9 @@ from .lexer import BUILTIN_TYPE_NAMES, INT_TYPE_NAMES, KEYWORDS, Lexer, RawHole,
 __all__ = ["parse_module", "Parser", "MAX_NESTING"]
 
 MAX_NESTING = 256          # LS-311: block and expression nesting
+# Binary operators in one chain without parentheses (`1 + 1 + ... + 1`): the chain is a tree as deep as it
+# is long, which every later phase walks recursively; beyond this it is C9004 (docs/language.md decision 32).
+MAX_OPERATOR_CHAIN = 32768
 
 ASSIGN_OPS = frozenset("= += -= *= /= %= <<= >>= &= |= ^= +%= -%= *%= <<%= +|= -|= *|=".split())
 CMP_OPS = frozenset("== != < <= > >=".split())
@@ -333,11 +336,17 @@ class Parser:
 
     def binary(self, min_bp: int) -> A.Expr:
         left = self.conv_expr()
+        count = 0
         while True:
             op = self.tok.kind
             bp = BINARY_BP.get(op)
             if bp is None or bp < min_bp:
                 return left
+            count += 1
+            if count > MAX_OPERATOR_CHAIN:
+                raise self.err("C9004", self.tok, "more than %d binary operators in one chain, this implementation's "
+                               "limit (docs/language.md decision 32); split the expression with intermediate "
+                               "variables" % MAX_OPERATOR_CHAIN)
             optok = self.next()
             right = self.binary(bp + 1)
             node = A.Binary(op, left, right, span=self.sp(optok))
