@@ -5,8 +5,9 @@ import time
 
 import pytest
 
-from cint_compiler import driver, parser
-from cint_compiler.checker import Checker
+from cint_compiler import driver
+from cint_compiler.syntax import parser
+from cint_compiler.check.program import Checker
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import compile_source
 

@@ -32,7 +32,7 @@ UPDATE = os.environ.get("CINT_GOLDEN_UPDATE") == "1"
 
 def _programs():
     """(label, path, source root) of every program: the spec examples, then the upstream cases."""
-    from cint_compiler.expect import find_cases
+    from cint_compiler.conformance.expect import find_cases
 
     out = []
     if EXAMPLES.is_dir():
@@ -54,7 +54,7 @@ def _sir_line(label, path, root):
 
 
 def _c_line(label, compiled):
-    from cint_compiler.backend_c import Unsupported, emit
+    from cint_compiler.backend.c17.emit import Unsupported, emit
 
     try:
         text = emit(compiled)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .faults import MachineFault
+from cint_compiler.semantics.faults import MachineFault
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from . import ast as A
-from .checker import Program, check_program
-from .diagnostics import CompileError, Span
-from .parser import parse_module
-from .sir import encode_module, revision_of
+from cint_compiler.syntax import tree as A
+from cint_compiler.check.program import Program, check_program
+from cint_compiler.diagnostics import CompileError, Span
+from cint_compiler.syntax.parser import parse_module
+from cint_compiler.sir import encode_module, revision_of
 
 
 @dataclass

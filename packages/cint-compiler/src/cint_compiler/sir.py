@@ -21,7 +21,7 @@ from fractions import Fraction
 from cint_abi.codes import PROFILE, RUNTIME_CONTRACT
 from cint_abi.encoding import encode_z, revision_identity
 
-from . import ast as A
+from cint_compiler.syntax import tree as A
 
 DOMAIN = "cint-core-1/sir/v1"
 

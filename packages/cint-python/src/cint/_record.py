@@ -212,7 +212,7 @@ def _ref_compiled(rec):
 
 def replay(module, path, *, backend="ref", stop=None, inputs=None):
     """cint.replay (9.3 paragraph 8): replays the recording at ``path`` on backend "ref" or "cpu"."""
-    from cint_compiler.canonical import struct_layouts
+    from cint_compiler.interp.canonical import struct_layouts
     from cint_replay.replay import check, recording_structs
     if backend not in ("ref", "cpu"):
         raise ValueError("backend is 'ref' (cpu-sir-interp) or 'cpu' (cpu-c17), not %r" % (backend,))

@@ -57,7 +57,7 @@ def compile_recording(rec: F.Recording):
 
 def recording_structs(rec: F.Recording):
     """The ``structs=`` mapping (cint_abi.state.decode_state) of the program a recording's code compiles to."""
-    from cint_compiler.canonical import struct_layouts
+    from cint_compiler.interp.canonical import struct_layouts
     return struct_layouts(compile_recording(rec).program)
 
 
