@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from cint_compiler.syntax import tree as A
-from cint_compiler.check.program import Program, check_program
+from cint_compiler.check.symbols import Program
+from cint_compiler.check.program import check_program
 from cint_compiler.diagnostics import CompileError, Span
 from cint_compiler.syntax.parser import parse_module
 from cint_compiler.sir import encode_module, revision_of

@@ -19,9 +19,9 @@ from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
 from cint_compiler.check.features import reduce as KR
 from cint_compiler.syntax.tree import NOTCONST
-from cint_compiler.check.program import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
+from cint_compiler.check.symbols import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
 from cint_compiler.check.program import Checker as _Checker
-from cint_compiler.check.program import bitfield_fault, bitfield_of, where_failure
+from cint_compiler.check.symbols import bitfield_fault, bitfield_of, where_failure
 from cint_compiler.semantics.faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
 from cint_compiler.semantics.types import (BOOL, I64, ROUND, VOID, ArrayType, BoolType, EnumType, ErrorUnionType, FixedType, IntType,
                     StructType, Type)
@@ -441,7 +441,7 @@ class Evaluator:
             v = self.eval(args[0], env)
             return len(v) if isinstance(v, (bytes, LiveStr)) else v.shape[0]
         if name in ("format", "utf8", "swap"):
-            from cint_compiler.interp.context import textops
+            from cint_compiler.interp import textops
             return textops.run(self, e, env)
         if name in ("extent", "size", "lower"):
             v = self.eval(args[0], env)

@@ -32,8 +32,7 @@ from cint_compiler.backend.c17 import containers as MC
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
 from cint_compiler.syntax.tree import NOTCONST
-from cint_compiler.check.program import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of, struct_layout, where_compared, \
-    where_constraints
+from cint_compiler.check.symbols import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of, struct_layout, where_compared, where_constraints
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.types import (BOOL, VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, IntType, StrType,
                     StructType, TupleType, Type, FixedType, U8, ArenaType, HandleType, PoolType)

@@ -75,7 +75,7 @@ class ContainerChecks:
     def declare_containers(self, items):
         """Pass 2: every ``Arena(T, N) x;`` / ``Pool(T, N) x;`` of the module, numbered per kind in declaration
         order; the capacity is a constant I64 (C6004) that is not negative (C6006), both at the expression."""
-        from cint_compiler.check.program import FnCtx, Scope, Symbol
+        from cint_compiler.check.symbols import FnCtx, Scope, Symbol
         self.containers = getattr(self, "containers", [])
         counts = {"arena": 0, "pool": 0}
         for it in items:
@@ -224,11 +224,11 @@ class ContainerChecks:
     def reset_marks_views(self, sym, span):
         """C5011 (conservative, within one function): a view variable derived from this arena, or from an arena
         local (a child arena may descend from it), is not used after the reset."""
-        from cint_compiler.check.program import Checker
+        from cint_compiler.check.symbols import ViewInfo
         s = self.scope
         while s is not None and s is not self.top:
             for vs in s.names.values():
-                vi = vs.info if isinstance(getattr(vs, "info", None), Checker.ViewInfo) else None
+                vi = vs.info if isinstance(getattr(vs, "info", None), ViewInfo) else None
                 if vi is None or vi.mark is not None or not isinstance(vi.root.type, ArenaType):
                     continue
                 if vi.root is sym or vi.root.kind in ("local", "param"):

@@ -50,7 +50,7 @@ def _var_type(ck, d, t):
 def var_decl(ck, d: A.VarDecl):
     """A local (or script-level) `var name = expr;`: check the initializer without a context, so a
     literal-only one is I64 (LS-56 rule 8), then declare the name with its type."""
-    from cint_compiler.check.program import Symbol
+    from cint_compiler.check.symbols import Symbol
     if d.init is None:
         raise _err("C2050", d.span, "`var %s` needs an initializer: its type is the initializer's (LS-105)"
                    % d.name)
@@ -70,7 +70,7 @@ def var_decl(ck, d: A.VarDecl):
 def global_var(ck, g: A.GlobalDecl):
     """A module-level `var name = expr;` in a module without top-level statements: a constant
     initializer (C6004), whose type the variable takes."""
-    from cint_compiler.check.program import FnCtx, Scope, Symbol
+    from cint_compiler.check.symbols import FnCtx, Scope, Symbol
     d = g.decl
     if d.init is None:
         raise _err("C2050", d.span, "`var %s` needs an initializer: its type is the initializer's (LS-105)"
@@ -98,7 +98,7 @@ def global_var(ck, g: A.GlobalDecl):
 
 def var_destructure(ck, s: A.Destructure):
     """`var (a, b) = f();` (LS-98, Proposed): each name takes its tuple element's type."""
-    from cint_compiler.check.program import Symbol
+    from cint_compiler.check.symbols import Symbol
     from cint_compiler.semantics.types import TupleType
     v = s.value
     t = ck.expr(v, None, allow_tuple=True)
@@ -123,7 +123,7 @@ def field_default(ck, f: A.FieldDecl, ft, width):
     """`U16 flags = 0;` (LS-77, Proposed): a constant expression of the field's type, checked and folded
     once, in the struct's module, like a default argument (LS-125); an array field takes a constant
     array.  A bit field's default fits its width (C2003).  Decision 28."""
-    from cint_compiler.check.program import FnCtx, Scope
+    from cint_compiler.check.symbols import FnCtx, Scope
     dflt = f.default
     saved_fn, saved_scope = ck.fn, ck.scope
     ck.fn = FnCtx(kind="const")
