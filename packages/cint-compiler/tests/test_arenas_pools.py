@@ -3,8 +3,8 @@ decision 24): every operation, fault record and compile error, state bytes, chec
 what cpu-c17 builds.  The programs are our own."""
 import pytest
 
-from cint_abi.arenas_pools import ArenaState, PoolState, arena_block, pool_block
-from cint_abi.encoding import DecodeError, frame, i64, u8, u32, u64
+from cint_abi.arenas_pools import ArenaState, PoolState, arena_block
+from cint_abi.encoding import DecodeError, u64
 from cint_abi.state import decode_state, encode_state
 from cint_compiler.interp import canonical
 from cint_compiler.interp.containers import NULL_HANDLE, HandleValue

@@ -23,6 +23,7 @@ from typing import Dict, List, Optional
 from cint_compiler.syntax import tree as A
 from cint_compiler.check.symbols import Program
 from cint_compiler.check.program import check_program
+from cint_compiler.interp import context as evaluation
 from cint_compiler.diagnostics import CompileError, Span
 from cint_compiler.syntax.parser import parse_module
 from cint_compiler.sir import encode_module, revision_of
@@ -244,7 +245,7 @@ def _compile_source(data: bytes, rel: str, root=None) -> Compiled:
     order = check_order(mod, by_path)
     programs: Dict[str, Program] = {}
     for m in order:
-        programs[m.path] = check_program(m, programs)
+        programs[m.path] = check_program(m, programs, evaluation)
     program = programs[mod.path]
     # the program's state is the module variables of every module (SPEC-01 IM-156)
     program.globals = [g for m in order for g in programs[m.path].globals]

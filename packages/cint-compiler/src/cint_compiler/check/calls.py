@@ -4,6 +4,7 @@ A part of the checker: a mixin class of :class:`cint_compiler.check.program.Chec
 from __future__ import annotations
 
 
+from cint_compiler.diagnostics import unsupported
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics.types import (I64, FixedType)
 
@@ -14,7 +15,6 @@ from cint_compiler.check.symbols import (
     FuncInfo,
     _err,
     struct_layout,
-    unsupported,
 )
 
 

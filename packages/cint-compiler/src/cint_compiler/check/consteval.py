@@ -4,6 +4,7 @@ A part of the checker: a mixin class of :class:`cint_compiler.check.program.Chec
 from __future__ import annotations
 
 
+from cint_compiler.semantics.operators import LOGIC_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.faults import MachineFault
@@ -15,7 +16,6 @@ from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import (
     RESULT_BUILTINS,
     REDUCTIONS,
-    LOGIC_OPS,
     FuncInfo,
     Program,
     _err,
@@ -235,17 +235,17 @@ class ConstEvalChecks:
     def run_const_call(self, e, args):
         """Run the const-eligible function of call `e` with the argument values, with the run-time semantics
         (LS-266); a fault is C6001 at the call, exhausting the module's budget C6002 (LS-267)."""
-        from cint_compiler.interp.context import CompileTimeBudgetExceeded, CompileTimeContext
         from cint_compiler.semantics.faults import EntryFault
+        ev = self.evaluation
         if self.const_ctx is None:
             prog = Program(self.m, [], self.functions, self.kernels, [], None, None, self.types)
-            self.const_ctx = CompileTimeContext(prog, b"", self.CONST_WORK_BUDGET)
+            self.const_ctx = ev.CompileTimeContext(prog, b"", self.CONST_WORK_BUDGET)
         ctx = self.const_ctx
         ctx.begin(self.CONST_FUEL_BUDGET - self.const_fuel, 256)
         span = e.callee.span or e.span
         try:
             r = ctx.enter_function(e.info, list(args), span)
-        except CompileTimeBudgetExceeded:
+        except ev.CompileTimeBudgetExceeded:
             raise _err("C6002", span, "E_FUEL in constant evaluation: calling `%s` exceeds this implementation's "
                        "compile-time budget of %d evaluation steps per module (docs/language.md decision 32); "
                        "compute the value at run time, or a smaller one at compile time"
@@ -264,8 +264,7 @@ class ConstEvalChecks:
         return r
 
     def eval_const(self, e):
-        from cint_compiler.interp.context import ConstEvaluator
-        ev = ConstEvaluator()
+        ev = self.evaluation.ConstEvaluator()
         ev.user_call = self.run_const_call
         try:
             v = ev.eval(e)
@@ -296,8 +295,7 @@ class ConstEvalChecks:
 
         if not isinstance(e, (A.ArrayLit, A.Name)) or not leaves(e):
             return NOTCONST
-        from cint_compiler.interp.context import ConstEvaluator
-        ev = ConstEvaluator()
+        ev = self.evaluation.ConstEvaluator()
         try:
             v = ev.eval(e)
         except MachineFault as mf:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from cint_compiler.diagnostics import unsupported
+from cint_compiler.semantics.operators import ARITH_OPS, BIT_OPS, CMP_OPS, LOGIC_OPS, SHIFT_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
 from cint_compiler.semantics.faults import MachineFault
@@ -19,15 +21,9 @@ from cint_compiler.check.symbols import (
     ViewInfo,
     SCALAR_T_BUILTINS,
     BUILTIN_NAMES,
-    ARITH_OPS,
-    SHIFT_OPS,
-    BIT_OPS,
-    CMP_OPS,
-    LOGIC_OPS,
     Symbol,
     _err,
     struct_layout,
-    unsupported,
     Scope,
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 
+from cint_compiler.diagnostics import unsupported
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics.types import (BoolType, EnumType,
                     ErrorSetType, ErrorUnionType, IntType, TupleType)
@@ -14,7 +15,6 @@ from cint_compiler.syntax.tree import first_span as start_span
 from cint_compiler.check.symbols import (
     Symbol,
     _err,
-    unsupported,
 )
 
 

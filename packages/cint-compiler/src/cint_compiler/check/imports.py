@@ -4,6 +4,8 @@ A part of the checker: a mixin class of :class:`cint_compiler.check.program.Chec
 from __future__ import annotations
 
 
+from cint_compiler.diagnostics import unsupported
+from cint_compiler.semantics.operators import CMP_OPS, LOGIC_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.diagnostics import CompileError, Span
 from cint_compiler.semantics.types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType,
@@ -13,14 +15,11 @@ from cint_compiler.semantics.types import ArenaType, PoolType
 
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import (
-    CMP_OPS,
-    LOGIC_OPS,
     Symbol,
     FuncInfo,
     Program,
     has_zero,
     _err,
-    unsupported,
     Scope,
     FnCtx,
 )

@@ -4,6 +4,7 @@ A part of the checker: a mixin class of :class:`cint_compiler.check.program.Chec
 from __future__ import annotations
 
 
+from cint_compiler.diagnostics import unsupported
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics.types import (BOOL, I64, ROUND, ROUND_MODES, VOID, ARITH_ERROR, ArrayType, ErrorUnionType, FixedType, IntType, StrType, StructType, TupleType)
 from cint_compiler.semantics.values import RoundValue
@@ -17,7 +18,6 @@ from cint_compiler.check.symbols import (
     Symbol,
     FuncInfo,
     _err,
-    unsupported,
 )
 
 

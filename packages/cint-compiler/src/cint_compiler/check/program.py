@@ -48,8 +48,12 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
               CallChecks, KernelChecks, ModuleStateChecks, ViewChecks, ConstEvalChecks):
     """The checker of one module, composed of one mixin per concern (docs/architecture.md)."""
 
-    def __init__(self, module: A.Module, modules: Optional[Dict[str, Program]] = None):
+    def __init__(self, module: A.Module, modules: Optional[Dict[str, Program]] = None, evaluation=None):
         self.m = module
+        # the run-time semantics that evaluates constants (LS-266): the module cint_compiler.interp.context,
+        # a layer above the checker, so the pipeline hands it in (ConstEvaluator, CompileTimeContext,
+        # CompileTimeBudgetExceeded; check/consteval.py)
+        self.evaluation = evaluation
         self.modules = modules if modules is not None else {}   # checked modules by path, for imports
         self.selected = set()          # names bound by `import a.b.{X, y};` (LS-228: C3002 on collision)
         self._tok_index = None         # (line, column) -> token index, for the parts of qualified names
@@ -189,6 +193,7 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
         return prog
 
 
-def check_program(module: A.Module, modules: Optional[Dict[str, Program]] = None) -> Program:
-    """Check one module; ``modules`` holds the checked modules it imports, by path (SPEC-04 section 11)."""
-    return Checker(module, modules).run()
+def check_program(module: A.Module, modules: Optional[Dict[str, Program]] = None, evaluation=None) -> Program:
+    """Check one module; ``modules`` holds the checked modules it imports, by path (SPEC-04 section 11);
+    ``evaluation`` is the run-time semantics for constants (see Checker)."""
+    return Checker(module, modules, evaluation).run()

@@ -4,6 +4,8 @@ A part of the checker: a mixin class of :class:`cint_compiler.check.program.Chec
 from __future__ import annotations
 
 
+from cint_compiler.diagnostics import unsupported
+from cint_compiler.semantics.operators import SHIFT_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics.types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType,
                     ErrorSetType, ErrorUnionType, FixedType, IntType, StrType, StructType, TupleType)
@@ -12,13 +14,11 @@ from cint_compiler.semantics.types import ArenaType, PoolType
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.syntax.tree import first_span as start_span
 from cint_compiler.check.symbols import (
-    SHIFT_OPS,
     Symbol,
     FuncInfo,
     _elem_bytes,
     has_zero,
     _err,
-    unsupported,
     Scope,
     FnCtx,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from cint_compiler.semantics.operators import CMP_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.diagnostics import CompileError, Span
 from cint_compiler.semantics.faults import MachineFault
@@ -30,14 +31,6 @@ UNSUPPORTED_BUILTINS = {
                         "reshape", "wrap_bits", "random", "embed", "to_device", "to_host",
                         "sign", "rescale3", "rescale3_rem", "shl3", "tdot"}
 
-ARITH_OPS = {"+": ("add", "checked"), "+%": ("add", "wrap"), "+|": ("add", "sat"),
-             "-": ("sub", "checked"), "-%": ("sub", "wrap"), "-|": ("sub", "sat"),
-             "*": ("mul", "checked"), "*%": ("mul", "wrap"), "*|": ("mul", "sat"),
-             "/": ("div", "checked"), "%": ("rem", "checked")}
-SHIFT_OPS = {"<<": ("shl", "checked"), "<<%": ("shl", "wrap"), ">>": ("shr", "checked")}
-BIT_OPS = {"&", "|", "^"}
-CMP_OPS = {"==", "!=", "<", "<=", ">", ">="}
-LOGIC_OPS = {"&&", "||"}
 
 
 class Symbol:
@@ -269,8 +262,6 @@ def where_failure(w, sizes):
     return None
 
 
-def unsupported(span, what):
-    return CompileError("C9102", span, "%s is not yet supported by this implementation (docs/status.md)" % what)
 
 
 class Scope:

@@ -4,6 +4,7 @@ A part of the checker: a mixin class of :class:`cint_compiler.check.program.Chec
 from __future__ import annotations
 
 
+from cint_compiler.diagnostics import unsupported
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics.types import (BOOL, I64, ROUND, STR, VOID, ARITH_ERROR, ArrayType, ErrorSetType, ErrorUnionType, TupleType, Type, INT_TYPES,
                     fixed_valid, parse_fixed_name)
@@ -14,7 +15,6 @@ from cint_compiler.semantics.types import SymExtent
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import (
     _err,
-    unsupported,
 )
 
 

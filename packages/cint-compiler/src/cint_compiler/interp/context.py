@@ -15,11 +15,12 @@ from __future__ import annotations
 import bisect
 from typing import Callable, List, Optional
 
+from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
 from cint_compiler.check.features import reduce as KR
 from cint_compiler.syntax.tree import NOTCONST
-from cint_compiler.check.symbols import ARITH_OPS, SHIFT_OPS, CMP_OPS, Program
+from cint_compiler.check.symbols import Program
 from cint_compiler.check.program import Checker as _Checker
 from cint_compiler.check.symbols import bitfield_fault, bitfield_of, where_failure
 from cint_compiler.semantics.faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position

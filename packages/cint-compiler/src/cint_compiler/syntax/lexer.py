@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import List, Optional
 
 from cint_compiler.diagnostics import CompileError, Span
+from cint_compiler.semantics.operators import TOKENS as OPERATOR_TOKENS
 
 __all__ = ["Token", "RawHole", "tokenize", "lex", "decode_source", "Lexer", "KEYWORDS", "REAL_TYPE_NAMES",
            "INT_TYPE_NAMES", "BUILTIN_TYPE_NAMES", "MAX_LITERAL"]
@@ -49,12 +50,8 @@ BUILTIN_TYPE_NAMES = REAL_TYPE_NAMES | {"Bool", "Str", "PT5", "PT4", "Arena"}
 MAX_LITERAL = (1 << 4096) - 1          # LS-31
 _MAX_DEC_DIGITS = 1240                 # 10**1240 > 2**4096: anything longer is C1023
 
-# Operators and punctuation, longest first (maximal munch, LS-12).
-_OPERATORS = sorted("""
-<<%= <<% <<= >>= +%= -%= *%= +|= -|= *|= ..=
-+% -% *% +| -| *| << >> == != <= >= && || += -= *= /= %= &= |= ^= ++ -- ..
-+ - * / % & | ^ ~ < > ! ? : = ( ) [ ] { } , ; . @
-""".split(), key=len, reverse=True)
+# Operators and punctuation, longest first (maximal munch, LS-12): semantics/operators.py.
+_OPERATORS = list(OPERATOR_TOKENS)
 _OPS_BY_FIRST = {}
 for _op in _OPERATORS:
     _OPS_BY_FIRST.setdefault(_op[0], []).append(_op)

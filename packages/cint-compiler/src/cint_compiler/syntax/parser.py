@@ -39,19 +39,9 @@ MAX_NESTING = 256          # LS-311: block and expression nesting
 MAX_OPERATOR_CHAIN = 32768
 
 ASSIGN_OPS = frozenset("= += -= *= /= %= <<= >>= &= |= ^= +%= -%= *%= <<%= +|= -|= *|=".split())
-CMP_OPS = frozenset("== != < <= > >=".split())
-ARITH_OPS = frozenset("* / % *% *| + - +% -% +| -|".split())
-SHIFT_OPS = frozenset("<< >> <<%".split())
-BITWISE_OPS = frozenset("& | ^".split())
-CONV_OPS = ("as", "as%", "as|", "as?")
-UNARY_OPS = ("-", "-%", "~", "!")
-
-# Binding power of the binary operators (LS-149): larger binds tighter.
-BINARY_BP = {}
-for _ops, _bp in (("* / % *% *|", 9), ("+ - +% -% +| -|", 8), ("<< >> <<%", 7), ("&", 6), ("^", 5),
-                  ("|", 4), ("== != < <= > >=", 3), ("&&", 2), ("||", 1)):
-    for _op in _ops.split():
-        BINARY_BP[_op] = _bp
+# the operator table (tokens, binding powers LS-149, families) is semantics/operators.py
+from cint_compiler.semantics.operators import ARITH_OPS, BINARY_BP, CMP_OPS, CONV_OPS, SHIFT_OPS, UNARY_OPS  # noqa: E402
+from cint_compiler.semantics.operators import BIT_OPS as BITWISE_OPS  # noqa: E402
 
 _LANES_RE = re.compile(r"lanes[ \t]*\([ \t]*([A-Za-z0-9_]+)[ \t]*\)\Z")
 

@@ -26,14 +26,15 @@ from __future__ import annotations
 from typing import Dict, List
 
 from cint_abi.symbols import module_symbol, wrapper_symbol
+from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.backend.c17 import reduce as KRC
 from cint_compiler.backend.c17 import containers as MC
 
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
 from cint_compiler.syntax.tree import NOTCONST
-from cint_compiler.check.symbols import ARITH_OPS, CMP_OPS, SHIFT_OPS, FuncInfo, bitfield_of, struct_layout, where_compared, where_constraints
-from cint_compiler.diagnostics import CompileError
+from cint_compiler.check.symbols import FuncInfo, bitfield_of, struct_layout, where_compared, where_constraints
+from cint_compiler.diagnostics import CompileError, not_supported_message
 from cint_compiler.semantics.types import (BOOL, VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, IntType, StrType,
                     StructType, TupleType, Type, FixedType, U8, ArenaType, HandleType, PoolType)
 from cint_compiler.semantics.values import EnumValue, ErrorValue
@@ -55,8 +56,7 @@ class Unsupported(CompileError):
 
 
 def refuse(span, what):
-    return Unsupported("C9102", span, "%s is not yet supported by the executor cpu-c17 (use --executor ref; "
-                       "docs/status.md)" % what)
+    return Unsupported("C9102", span, not_supported_message(what, "cpu-c17"))
 
 
 CT = {(True, 8): "int8_t", (True, 16): "int16_t", (True, 32): "int32_t", (True, 64): "int64_t",
@@ -2225,7 +2225,7 @@ class Emitter:
             return self.wconvert(form, src, dst, v, e.span, lines)
         if not isinstance(src, IntType) or src.bits > 64 or dst.bits > 64:
             raise refuse(e.span, "this conversion")
-        ct = self.ctype(dst)
+        self.ctype(dst)
         if e.op == "as%":
             if self.fn_kind == "kernel":
                 lines.append("step++;")
@@ -3048,7 +3048,7 @@ class Emitter:
         """clamp, uabs, mul_full, isqrt, isqrt_round, div_round, muldiv, rotl and rotr on I8..U64 with the
         records of intmachine.py; each counts one step (interp: Evaluator.builtin)."""
         from cint_compiler.semantics.types import ROUND_MODES
-        ct = self.ctype(T)
+        self.ctype(T)
         sg = 1 if T.signed else 0
 
         def vals(xs):

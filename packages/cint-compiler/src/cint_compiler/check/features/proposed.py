@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cint_compiler.syntax import tree as A
 from cint_compiler.syntax.tree import NOTCONST
-from cint_compiler.diagnostics import CompileError
+from cint_compiler.diagnostics import CompileError, unsupported
 from cint_compiler.semantics.types import (ArrayType, BoolType, EnumType, ErrorSetType, FixedType, HandleType, IntType, StrType,
                     StructType, VoidType, ZType)
 
@@ -18,8 +18,7 @@ def _err(code, span, msg):
     return CompileError(code, span, msg)
 
 
-def _unsupported(span, what):
-    return CompileError("C9102", span, "%s is not yet supported by this implementation (docs/status.md)" % what)
+_unsupported = unsupported  # C9102, worded once in diagnostics.py
 
 
 # ------------------------------------------------------------------ var (LS-105)

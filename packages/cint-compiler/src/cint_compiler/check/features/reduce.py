@@ -23,7 +23,8 @@ EW_PREFIX = "__ew"          # the over variables of an element-form kernel (no u
 
 
 def _errs():
-    from cint_compiler.check.symbols import _err, unsupported
+    from cint_compiler.check.symbols import _err
+    from cint_compiler.diagnostics import unsupported
     return _err, unsupported
 
 
