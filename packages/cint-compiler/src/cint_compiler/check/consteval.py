@@ -20,6 +20,7 @@ from cint_compiler.check.symbols import (
     Program,
     _err,
 )
+from cint_compiler.semantics.faults import EntryFault
 
 
 class ConstEvalChecks:
@@ -235,7 +236,6 @@ class ConstEvalChecks:
     def run_const_call(self, e, args):
         """Run the const-eligible function of call `e` with the argument values, with the run-time semantics
         (LS-266); a fault is C6001 at the call, exhausting the module's budget C6002 (LS-267)."""
-        from cint_compiler.semantics.faults import EntryFault
         ev = self.evaluation
         if self.const_ctx is None:
             prog = Program(self.m, [], self.functions, self.kernels, [], None, None, self.types)

@@ -26,6 +26,8 @@ from cint_compiler.check.symbols import (
     struct_layout,
     Scope,
 )
+from cint_compiler.check.features.reduce import read_out_scalar
+from cint_compiler.check.features import textops as textops_check
 
 
 class ExprChecks:
@@ -209,7 +211,6 @@ class ExprChecks:
             raise _err("C5025", e.span, "a kernel cannot read or write module-level variables")
         if sym.kind == "param" and sym.info == "out" and not isinstance(sym.type, ArrayType) \
                 and self.fn is not None and self.fn.kind == "kernel":
-            from cint_compiler.check.features.reduce import read_out_scalar
             read_out_scalar(sym, e.span)
         if sym.kind == "global":
             self.knote("C5025", e.span, "reads or writes a module-level variable")
@@ -220,7 +221,6 @@ class ExprChecks:
         if isinstance(sym.info, ViewInfo):
             self.view_used(e, sym)
         if isinstance(sym.type, StrType) and getattr(self, "_str_info", None):
-            from cint_compiler.check.features import textops as textops_check
             textops_check.used(self, e, sym)
         return sym.type
 

@@ -16,6 +16,8 @@ from cint_compiler.check.symbols import (
     Symbol,
     _err,
 )
+from cint_compiler.check.features import proposed as proposed_check
+from cint_compiler.check.features.reduce import check_reduce
 
 
 class FlowChecks:
@@ -189,7 +191,6 @@ class FlowChecks:
         if s.declare:
             typed = [b for b in s.binds if b.type is not None]
             if not typed:
-                from cint_compiler.check.features import proposed as proposed_check
                 return proposed_check.var_destructure(self, s)     # `var (a, b) = ...` (LS-98, Proposed)
             for b in s.binds:
                 if b.type is None and b.name is not None:
@@ -226,5 +227,4 @@ class FlowChecks:
                 self.assignable(pt, probe, start_span(b.place))
 
     def s_Reduce(self, s):
-        from cint_compiler.check.features.reduce import check_reduce
         check_reduce(self, s)

@@ -23,6 +23,9 @@ from cint_compiler.check.symbols import (
     Scope,
     FnCtx,
 )
+from cint_compiler.syntax.lexer import lex
+from cint_compiler.check.features import proposed as proposed_check
+from cint_compiler.check.features.reduce import element_form
 
 
 class ImportChecks:
@@ -84,7 +87,6 @@ class ImportChecks:
         if k == 0 or te.span is None:
             return te.span
         if self._tok_index is None:
-            from cint_compiler.syntax.lexer import lex
             try:
                 self._toks = lex(self.m.source.encode("utf-8"), self.path)[1]
             except CompileError:
@@ -182,7 +184,6 @@ class ImportChecks:
             if f.bits is not None:
                 width = self.bit_width(f, ft)
             if f.default is not None:
-                from cint_compiler.check.features import proposed as proposed_check
                 proposed_check.field_default(self, f, ft, width)     # LS-77 (Proposed), decision 28
             for a in f.attrs:
                 raise unsupported(a.span, "the attribute @%s" % a.name)
@@ -295,7 +296,6 @@ class ImportChecks:
                                % (s.name, s.name))
             if is_kernel:
                 if d.over is None:      # element form (LS-247): rewritten into the over form
-                    from cint_compiler.check.features.reduce import element_form
                     element_form(d, info)
                 for ov in d.over:
                     info.over.append(Symbol("overvar", ov.name, I64, decl=ov, span=ov.span))
@@ -374,7 +374,6 @@ class ImportChecks:
         if d.mode is not None:
             raise _err("C2051", d.span, "a module-level variable cannot be a view")
         if d.type is None:
-            from cint_compiler.check.features import proposed as proposed_check
             return proposed_check.global_var(self, g)      # LS-105 (Proposed), decision 27
         t = self.resolve_type(d.type)
         self.storable(t, d.type.span or d.span)

@@ -15,6 +15,7 @@ from cint_compiler.check.symbols import (
     Symbol,
     _err,
 )
+from cint_compiler.check.features.reduce import out_arg
 
 
 class KernelChecks:
@@ -226,7 +227,6 @@ class KernelChecks:
                 self.require_writable(a)
             return
         if p.info == "out":         # a kernel's scalar `out`: the variable its `reduce` publishes into
-            from cint_compiler.check.features.reduce import out_arg
             out_arg(self, p, a)
             return
         self.expr(a, pt)

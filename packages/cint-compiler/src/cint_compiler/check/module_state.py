@@ -19,6 +19,8 @@ from cint_compiler.check.symbols import (
     FuncInfo,
     _err,
 )
+from cint_compiler.check.features import proposed as proposed_check
+from cint_compiler.check.features import textops as textops_check
 
 
 class ModuleStateChecks:
@@ -133,7 +135,6 @@ class ModuleStateChecks:
                     raise _err("C2062", a.span or e.span, "field `%s` is given twice" % a.name)
                 out[i] = a.value
                 order.append(i)
-        from cint_compiler.check.features import proposed as proposed_check
         proposed_check.fill_defaults(t, out, order)      # LS-77 field defaults (Proposed), decision 28
         e.order = order
         for i, v in enumerate(out):
@@ -158,7 +159,6 @@ class ModuleStateChecks:
 
     def builtin_call(self, e: A.Call, name, expected):
         if name == "wrap_bits":      # LS-83 (Proposed), decision 30
-            from cint_compiler.check.features import proposed as proposed_check
             return proposed_check.wrap_bits(self, e, expected)
         if name in UNSUPPORTED_BUILTINS:
             raise unsupported(e.span, "the built-in `%s`" % name)
@@ -174,7 +174,6 @@ class ModuleStateChecks:
         if name in self.ARRAY_BUILTINS:
             return self.array_builtin(e, name, args)
         if name in ("format", "utf8", "swap"):
-            from cint_compiler.check.features import textops as textops_check
             return textops_check.builtin(self, e, name, args)
 
         def want(k):

@@ -11,6 +11,7 @@ from cint_compiler.semantics.types import ArenaType, PoolType
 from cint_compiler.check.symbols import (
     _err,
 )
+from cint_compiler.check.features import proposed as proposed_check
 
 
 class PlaceChecks:
@@ -38,7 +39,6 @@ class PlaceChecks:
             self.note_gwrite(e)
             return e.ty
         if isinstance(e, A.Index):
-            from cint_compiler.check.features import proposed as proposed_check
             proposed_check.subword_place(self, e)      # other writes to a sub-word: C9102 (decision 31)
             self.expr(e, None)
             root = e.base

@@ -42,6 +42,7 @@ from cint_compiler.check.kernels import KernelChecks
 from cint_compiler.check.module_state import ModuleStateChecks
 from cint_compiler.check.views import ViewChecks
 from cint_compiler.check.consteval import ConstEvalChecks
+from cint_compiler.check.features import proposed as proposed_check
 
 
 class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChecks, PlaceChecks, ExprChecks,
@@ -120,7 +121,6 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
             if isinstance(it, A.TypeAlias):
                 self.top.names[it.name].type = self.resolve_type(it.target)
                 if it.distinct:      # LS-103 (Proposed), decision 29
-                    from cint_compiler.check.features import proposed as proposed_check
                     self.top.names[it.name].type = proposed_check.distinct_type(
                         self, it, self.top.names[it.name].type)
         for it in items:

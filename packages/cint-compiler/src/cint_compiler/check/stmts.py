@@ -22,6 +22,10 @@ from cint_compiler.check.symbols import (
     Scope,
     FnCtx,
 )
+from cint_compiler.check.features.reduce import finish_kernel
+from cint_compiler.check.features import proposed as proposed_check
+from cint_compiler.check.features import textops as textops_check
+from cint_compiler.semantics import fmt
 
 
 class StmtChecks:
@@ -55,7 +59,6 @@ class StmtChecks:
         self.block(d.body, new_scope=False)
         if info.is_kernel:
             self.kernel_coverage(info, d.body)
-            from cint_compiler.check.features.reduce import finish_kernel
             finish_kernel(self, info)
         if info.result is not VOID and self.can_complete(d.body) and not (
                 isinstance(info.result, ErrorUnionType) and info.result.value is VOID):   # E!void ends ok (LS-190)
@@ -195,7 +198,6 @@ class StmtChecks:
         if d.mode is not None:
             return self.view_decl(d)
         if d.type is None:
-            from cint_compiler.check.features import proposed as proposed_check
             return proposed_check.var_decl(self, d)        # LS-105 (Proposed), decision 27
         t = self.resolve_type(d.type, allow_runtime_dims=True)
         self.storable(t, d.type.span or d.span)
@@ -234,11 +236,9 @@ class StmtChecks:
         d.sym = sym
         self.declare(self.scope, d.name, sym, d.span)
         if isinstance(t, StrType):
-            from cint_compiler.check.features import textops as textops_check
             textops_check.declared(self, sym, d.init)
 
     def s_Assign(self, s: A.Assign):
-        from cint_compiler.check.features import proposed as proposed_check
         if proposed_check.subword_assign(self, s):     # `x.byte[k] = v;` (LS-86, Proposed), decision 31
             return
         if isinstance(s.place, A.Name) and s.op == "=" and getattr(self, "_str_info", None):
@@ -250,7 +250,6 @@ class StmtChecks:
             if isinstance(pt, ArrayType):
                 self.copy_alias_static(s.place, s.value, start_span(s.value))
             if isinstance(pt, StrType):
-                from cint_compiler.check.features import textops as textops_check
                 textops_check.assigned(self, s.place, s.value)
         else:
             op = s.op[:-1]
@@ -327,7 +326,6 @@ class StmtChecks:
         self.check_holes(s.text)
 
     def check_holes(self, text: A.StrLit):
-        from cint_compiler.semantics import fmt
         for p in text.parts:
             if isinstance(p, A.Hole):
                 self.expr(p.expr, None)
@@ -472,14 +470,12 @@ class StmtChecks:
                 return
             self.assignable(rt.value, v, v.span)
             self.fold(v)
-            from cint_compiler.check.features import textops as textops_check
             textops_check.check_return(self, v)
             return
         self.expr(s.value, rt, allow_tuple=isinstance(rt, TupleType))
         self.assignable(rt, s.value, s.value.span)
         self.fold(s.value)
         if isinstance(rt, StrType):
-            from cint_compiler.check.features import textops as textops_check
             textops_check.check_return(self, s.value)
 
     def _is_error_value(self, e, errset):

@@ -17,13 +17,14 @@ from cint_compiler.check.symbols import (
     Symbol,
     _err,
 )
+from cint_compiler.check.features import proposed as proposed_check
+from cint_compiler.check.features import textops as textops_check
 
 
 class ViewChecks:
     # ------------------------------------------------------------------ indexing
 
     def e_Index(self, e: A.Index, expected):
-        from cint_compiler.check.features import proposed as proposed_check
         rt = proposed_check.subword(self, e)      # `x.byte[k]` and friends (LS-85, Proposed), decision 31
         if rt is not None:
             return rt
@@ -248,7 +249,6 @@ class ViewChecks:
         if not written:
             return
         if getattr(self, "_str_info", None):
-            from cint_compiler.check.features import textops as textops_check
             textops_check.mark(self, e.span, written, "dispatch writes")
         marks = getattr(self, "_view_marks", None)
         if marks is None:
@@ -275,7 +275,6 @@ class ViewChecks:
         """After a loop body: a view variable declared before the loop and used in it is live across a dispatch
         in the body that writes its array (LS-253)."""
         if getattr(self, "_str_info", None):
-            from cint_compiler.check.features import textops as textops_check
             textops_check.in_loop(self, start)
         for s, tick in getattr(self, "_view_marks", None) or ():
             vi = s.info

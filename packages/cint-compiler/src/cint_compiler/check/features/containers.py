@@ -22,6 +22,8 @@ from cint_compiler.syntax.tree import first_span as start_span
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.types import (ALLOC_ERROR, I64, VOID, ArenaType, ArrayType, ErrorUnionType, HandleType, PoolType, StrType,
                     TupleType)
+from cint_compiler.check.symbols import FnCtx, Scope, Symbol
+from cint_compiler.check.symbols import ViewInfo
 
 ARENA_OPS = ("alloc", "alloc_result", "child", "reset")
 POOL_OPS = ("insert", "insert_result", "remove")
@@ -75,7 +77,6 @@ class ContainerChecks:
     def declare_containers(self, items):
         """Pass 2: every ``Arena(T, N) x;`` / ``Pool(T, N) x;`` of the module, numbered per kind in declaration
         order; the capacity is a constant I64 (C6004) that is not negative (C6006), both at the expression."""
-        from cint_compiler.check.symbols import FnCtx, Scope, Symbol
         self.containers = getattr(self, "containers", [])
         counts = {"arena": 0, "pool": 0}
         for it in items:
@@ -224,7 +225,6 @@ class ContainerChecks:
     def reset_marks_views(self, sym, span):
         """C5011 (conservative, within one function): a view variable derived from this arena, or from an arena
         local (a child arena may descend from it), is not used after the reset."""
-        from cint_compiler.check.symbols import ViewInfo
         s = self.scope
         while s is not None and s is not self.top:
             for vs in s.names.values():

@@ -12,6 +12,12 @@ from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.diagnostics import CompileError, unsupported
 from cint_compiler.semantics.types import (ArrayType, BoolType, EnumType, ErrorSetType, FixedType, HandleType, IntType, StrType,
                     StructType, VoidType, ZType)
+from cint_compiler.check.features import textops as textops_check
+from cint_compiler.check.symbols import FnCtx, Scope, Symbol
+from cint_compiler.semantics.types import TupleType
+from cint_compiler.semantics.types import DistinctIntType
+from cint_compiler.semantics.types import I64
+from cint_compiler.semantics.types import INT_TYPES
 
 
 def _err(code, span, msg):
@@ -49,7 +55,6 @@ def _var_type(ck, d, t):
 def var_decl(ck, d: A.VarDecl):
     """A local (or script-level) `var name = expr;`: check the initializer without a context, so a
     literal-only one is I64 (LS-56 rule 8), then declare the name with its type."""
-    from cint_compiler.check.symbols import Symbol
     if d.init is None:
         raise _err("C2050", d.span, "`var %s` needs an initializer: its type is the initializer's (LS-105)"
                    % d.name)
@@ -62,14 +67,12 @@ def var_decl(ck, d: A.VarDecl):
     d.sym = sym
     ck.declare(ck.scope, d.name, sym, d.span)
     if isinstance(t, StrType):
-        from cint_compiler.check.features import textops as textops_check
         textops_check.declared(ck, sym, d.init)
 
 
 def global_var(ck, g: A.GlobalDecl):
     """A module-level `var name = expr;` in a module without top-level statements: a constant
     initializer (C6004), whose type the variable takes."""
-    from cint_compiler.check.symbols import FnCtx, Scope, Symbol
     d = g.decl
     if d.init is None:
         raise _err("C2050", d.span, "`var %s` needs an initializer: its type is the initializer's (LS-105)"
@@ -97,8 +100,6 @@ def global_var(ck, g: A.GlobalDecl):
 
 def var_destructure(ck, s: A.Destructure):
     """`var (a, b) = f();` (LS-98, Proposed): each name takes its tuple element's type."""
-    from cint_compiler.check.symbols import Symbol
-    from cint_compiler.semantics.types import TupleType
     v = s.value
     t = ck.expr(v, None, allow_tuple=True)
     if not isinstance(t, TupleType):
@@ -122,7 +123,6 @@ def field_default(ck, f: A.FieldDecl, ft, width):
     """`U16 flags = 0;` (LS-77, Proposed): a constant expression of the field's type, checked and folded
     once, in the struct's module, like a default argument (LS-125); an array field takes a constant
     array.  A bit field's default fits its width (C2003).  Decision 28."""
-    from cint_compiler.check.symbols import FnCtx, Scope
     dflt = f.default
     saved_fn, saved_scope = ck.fn, ck.scope
     ck.fn = FnCtx(kind="const")
@@ -174,7 +174,6 @@ def fill_defaults(t, out, order):
 def distinct_type(ck, d: A.TypeAlias, target):
     """`type Meters = distinct I64;`: a new integer type with the representation of an integer target
     (I8..I1024, U8..U64); other targets are refused (decision 29)."""
-    from cint_compiler.semantics.types import DistinctIntType
     if not isinstance(target, IntType) or isinstance(target, DistinctIntType):
         raise _unsupported(d.target.span or d.span, "`distinct` of %s (only of an integer type)" % target)
     return DistinctIntType(target.signed, target.bits, "%s.%s" % (ck.modname, d.name))
@@ -203,7 +202,6 @@ def wrap_bits(ck, e: A.Call, expected):
                    "wraps with a mask, LS-83)" % T)
     if T.bits > 64:
         raise _unsupported(A.first_span(e), "`wrap_bits` on %s" % T)
-    from cint_compiler.semantics.types import I64
     ck.expr(w, I64)
     if not isinstance(w.ty, IntType):
         raise _err("C2001", w.span, "a bit width is an integer")
@@ -242,7 +240,6 @@ def _subword_form(e):
 
 
 def _const_index(ck, x, what):
-    from cint_compiler.semantics.types import I64
     ck.expr(x, I64)
     if not isinstance(x.ty, IntType):
         raise _err("C2001", A.first_span(x), "%s is an integer" % what)
@@ -257,7 +254,6 @@ def subword(ck, e, write=False):
     """Check a sub-word access (decision 31) and annotate `e.subword = (shift, width, signed_x, x_bits)`;
     returns its type, or None when `e` is no sub-word access (a struct field named `byte`, ...).  The
     integer `x` has I8..I1024 or U8..U64 (a distinct type too); indices are constants in range."""
-    from cint_compiler.semantics.types import INT_TYPES
     form = _subword_form(e)
     if form is None:
         return None

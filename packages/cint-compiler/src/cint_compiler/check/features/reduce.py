@@ -17,14 +17,14 @@ from cint_compiler.semantics import intmachine as M
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.semantics.faults import MachineFault
 from cint_compiler.semantics.types import BOOL, I64, ArrayType, IntType
+from cint_compiler.check.symbols import _err
+from cint_compiler.diagnostics import unsupported
 
 FORMS = ("sum", "fold_checked", "sum_wrap", "sum_sat", "min", "max", "count")
 EW_PREFIX = "__ew"          # the over variables of an element-form kernel (no user name starts with `__`)
 
 
 def _errs():
-    from cint_compiler.check.symbols import _err
-    from cint_compiler.diagnostics import unsupported
     return _err, unsupported
 
 
