@@ -59,5 +59,5 @@ fi
 
 echo "setup: installing $(( ${#packages[@]} / 2 )) packages in editable mode and the test tools into $VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
-"$VENV/bin/python" -m pip install --quiet "${packages[@]}" pytest pytest-xdist hypothesis numpy cffi atheris mkdocs-material ipython pygments
+"$VENV/bin/python" -m pip install --quiet "${packages[@]}" pytest pytest-xdist hypothesis numpy cffi atheris mkdocs-material ipython pygments ruff import-linter
 touch "$STAMP" "$EXT_STAMP"

@@ -18,7 +18,7 @@ from typing import Callable, Optional
 
 import pytest
 
-from cint_compiler.expect import Variant, case_variants, compare_expect, expect_format, find_cases, parse_expect
+from cint_compiler.conformance.expect import Variant, case_variants, compare_expect, expect_format, find_cases, parse_expect
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent
@@ -64,7 +64,7 @@ Produce = Callable[..., str]
 
 def load_expect_text() -> Produce:
     """The implementation under test; imported late, so collection works without it."""
-    from cint_compiler.outcome import expect_text
+    from cint_compiler.conformance.outcome import expect_text
 
     return expect_text
 

@@ -1,4 +1,4 @@
-"""The generated C header of a library (SPEC-03P.1 11.5, cint_compiler/header_c.py): `cint build --lib`
+"""The generated C header of a library (SPEC-03P.1 11.5, cint_compiler/backend/c17/header.py): `cint build --lib`
 writes out/libNAME.h; the spec's host programs compile against it with -std=c17 -Wall -Wextra -Wpedantic
 and no warnings (their own declarations must agree with it), a host that includes it twice and declares
 nothing itself builds and runs, and every C form of 7.3 (wide integers, Q, Bool, error unions, struct

@@ -24,7 +24,7 @@ def executors():
     """The executors of this build; the reference executor first."""
     found = ["ref"]
     try:
-        from cint_compiler import backend_c  # noqa: F401  (cpu-c17, issue 3)
+        from cint_compiler.backend.c17 import emit as backend_c  # noqa: F401  (cpu-c17, issue 3)
         found.append("cpu")
     except ImportError:
         pass
@@ -32,7 +32,7 @@ def executors():
 
 
 def outcome_text(src: str, fuel, executor: str, tmp: Path, seed: int) -> str:
-    from cint_compiler.outcome import expect_text
+    from cint_compiler.conformance.outcome import expect_text
     path = tmp / ("g%d.ci" % seed)
     path.write_text(src, encoding="utf-8")
     return expect_text(path, tmp, case_id="gen/%d" % seed, clause=None, entry="run", args=[], fuel=fuel,

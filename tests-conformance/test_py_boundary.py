@@ -6,10 +6,10 @@ from fractions import Fraction
 import pytest
 
 import cint
-from cint_compiler.canonical import fault_bytes
+from cint_compiler.interp.canonical import fault_bytes
 from cint_compiler.driver import compile_file
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry
 
 SRC = """\
 export Q32.32 scale(Q32.32 x, Q32.32 k) {

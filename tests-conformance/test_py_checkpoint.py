@@ -17,9 +17,9 @@ if shutil.which("cc") is None:
 
 import cint  # noqa: E402
 from cint_abi.checkpoint import decode_checkpoint  # noqa: E402
-from cint_compiler.canonical import canonical_state  # noqa: E402
+from cint_compiler.interp.canonical import canonical_state  # noqa: E402
 from cint_compiler.driver import compile_source  # noqa: E402
-from cint_compiler.interp import Context as RefContext  # noqa: E402
+from cint_compiler.interp.context import Context as RefContext  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ np = pytest.importorskip("numpy")
 cint = pytest.importorskip("cint")
 from cint_compiler import driver  # noqa: E402
 from cint_compiler.diagnostics import CompileError  # noqa: E402
-from cint_compiler.outcome import run_case  # noqa: E402
+from cint_compiler.conformance.outcome import run_case  # noqa: E402
 
 from spec_paths import EXAMPLES, require_examples  # noqa: E402
 

@@ -8,7 +8,7 @@ import pytest
 
 import conformance_upstream as cu
 from conformance_clauses import clause_matches, clause_tags
-from cint_compiler.expect import case_variants
+from cint_compiler.conformance.expect import case_variants
 
 EXPECT = "case arith/one\nclause SPEC-01 IM-30\nsource reference\noutcome value\nreturn I64 1\n"
 PRODUCED = "case arith/one\nclause whatever\nsource cpu-sir-interp\noutcome value\nreturn I64 1\n"
@@ -79,9 +79,9 @@ def test_held_case_is_skipped(case):
 
 
 def test_default_producer_is_the_leads_api(case, monkeypatch):
-    fake = types.ModuleType("cint_compiler.outcome")
+    fake = types.ModuleType("cint_compiler.conformance.outcome")
     fake.expect_text = lambda *a, **k: PRODUCED
-    monkeypatch.setitem(sys.modules, "cint_compiler.outcome", fake)
+    monkeypatch.setitem(sys.modules, "cint_compiler.conformance.outcome", fake)
     assert run(case, None) == ["agree"]
     fake.expect_text = lambda *a, **k: WRONG
     with pytest.raises(pytest.fail.Exception):
@@ -89,7 +89,7 @@ def test_default_producer_is_the_leads_api(case, monkeypatch):
 
 
 def test_missing_api_fails_clearly(case, monkeypatch):
-    monkeypatch.setitem(sys.modules, "cint_compiler.outcome", None)  # import raises ImportError
+    monkeypatch.setitem(sys.modules, "cint_compiler.conformance.outcome", None)  # import raises ImportError
     with pytest.raises(pytest.fail.Exception, match="expect_text is not available"):
         run(case, None)
 

@@ -53,8 +53,8 @@ def test_upstream_case_cpu(variant):
     backend refuses a construct it does not implement yet (skipped, with the construct named)."""
     if variant.case_id in LISTED or not variant.expect_path.exists():
         pytest.skip("listed for the reference executor")
-    from cint_compiler.expect import compare_expect, expect_format, parse_expect
-    from cint_compiler.outcome import expect_text
+    from cint_compiler.conformance.expect import compare_expect, expect_format, parse_expect
+    from cint_compiler.conformance.outcome import expect_text
     expected = variant.expect_path.read_text(encoding="ascii")
     h = variant.header
     got = expect_text(variant.ci_path, ROOT, case_id=variant.case_id, clause=h.clause, entry=variant.entry,

@@ -3,8 +3,8 @@ import pytest
 
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry
 
 
 def run_entry(src, entry="run", args=(), fuel=None, depth=256):
@@ -45,7 +45,7 @@ def both(tmp_path, src, name="p", *, fuel=None, entry="run", args=(), depth=None
     module variables) must be equal; cpu-c17 must not refuse (unless `refused_ok`, which returns its
     text) and the reference executor must not give a compile error (unless `allow_compile_error`:
     then both must give the same one). `files` writes imported modules next to the program."""
-    from cint_compiler.outcome import expect_text
+    from cint_compiler.conformance.outcome import expect_text
     for rel, text in (files or {}).items():
         f = tmp_path / rel
         f.parent.mkdir(parents=True, exist_ok=True)

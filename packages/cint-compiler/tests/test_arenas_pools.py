@@ -3,16 +3,16 @@ decision 24): every operation, fault record and compile error, state bytes, chec
 what cpu-c17 builds.  The programs are our own."""
 import pytest
 
-from cint_abi.arenas_pools import ArenaState, PoolState, arena_block, pool_block
-from cint_abi.encoding import DecodeError, frame, i64, u8, u32, u64
+from cint_abi.arenas_pools import ArenaState, PoolState, arena_block
+from cint_abi.encoding import DecodeError, u64
 from cint_abi.state import decode_state, encode_state
-from cint_compiler import canonical
-from cint_compiler.containers import NULL_HANDLE, HandleValue
+from cint_compiler.interp import canonical
+from cint_compiler.interp.containers import NULL_HANDLE, HandleValue
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry
-from cint_compiler.types import I64, U8, U32, U64
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry
+from cint_compiler.semantics.types import I64, U8, U32, U64
 
 pytestmark = pytest.mark.clause("SPEC-03P.1 M-3", "SPEC-03P.1 H-19a", "SPEC-03P.1 A-10")
 
@@ -451,7 +451,7 @@ kernel k[n](in I64[n] x, out I64[n] y) over [i: n] {
 def test_cpu_c17_builds_arrays_of_handles():
     # cpu-c17 runs arenas, pools and handles, arrays of handles too (test_backend_arenas.py,
     # test_backend_arenas_restore.py)
-    from cint_compiler.backend_c import emit
+    from cint_compiler.backend.c17.emit import emit
     c = compiled("""struct S { I64 x; }
 Handle(S)[2] h;
 Pool(S, 2) p;

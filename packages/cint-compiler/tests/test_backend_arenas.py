@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from cint_compiler.canonical import canonical_state
+from cint_compiler.interp.canonical import canonical_state
 from compiler_testkit import both, cpu_and_ref
 
 pytestmark = [pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler"),

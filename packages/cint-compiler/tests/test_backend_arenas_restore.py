@@ -14,7 +14,7 @@ from cint_abi.encoding import DecodeError, frame, u8, u64
 from cint_abi.codes import FAULT_CODES
 from cint_abi.faultrecord import decode_fault_record
 from cint_abi.state import decode_state, encode_state
-from cint_compiler import canonical
+from cint_compiler.interp import canonical
 from cint_compiler.driver import compile_source
 from compiler_testkit import cpu_and_ref
 

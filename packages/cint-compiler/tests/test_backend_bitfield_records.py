@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from compiler_testkit import both, cpu_and_ref
-from cint_compiler.build import build_library
+from cint_compiler.backend.c17.build import build_library
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import compile_source
 
@@ -94,7 +94,7 @@ export I64 put(I64 i, I64 v) {
 def test_bit_field_globals_canonical_state(tmp_path, monkeypatch):
     """The runtime's canonical state bytes equal the interpreter's after the same entries (each field in its
     declared type, LS-82 storage playing no part), and restore round-trips them."""
-    from cint_compiler.canonical import canonical_state
+    from cint_compiler.interp.canonical import canonical_state
     two = cpu_and_ref(tmp_path, monkeypatch, STATE_SRC, "bfs")
     ctx = two.mod.context()
     assert two.state(ctx) == canonical_state(two.ref)
@@ -288,15 +288,15 @@ def host(tmp_path_factory):
 
 
 def _ref(c, entry, args):
-    from cint_compiler.interp import Context
-    from cint_compiler.outcome import choose_entry
+    from cint_compiler.interp.context import Context
+    from cint_compiler.conformance.outcome import choose_entry
     ctx = Context(c.program, c.revision)
     return ctx.run_entry("func", choose_entry(c, entry)[1], list(args))
 
 
 def _status(c, mode, armed, lit, trim, plain):
-    from cint_compiler.outcome import choose_entry
-    from cint_compiler.values import StructValue
+    from cint_compiler.conformance.outcome import choose_entry
+    from cint_compiler.semantics.values import StructValue
     t = choose_entry(c, "score")[1].params[0].type
     return StructValue(t, {"mode": mode, "armed": armed, "lit": lit, "trim": trim, "plain": plain})
 
@@ -342,7 +342,7 @@ def test_inout_and_result_records_are_packed(host):
 
 @pytest.mark.clause("A-13")
 def test_what_stays_refused_at_the_boundary(tmp_path):
-    from cint_compiler.backend_c import Unsupported
+    from cint_compiler.backend.c17.emit import Unsupported
     cases = {
         "enum": ("enum Color : U8 { red, green }\nstruct S { U8 a : 2; Color c; }\n"
                  "export I64 f(in S s) { return 1; }\n", "S.c of type"),

@@ -17,13 +17,13 @@ import pytest
 from cint_abi import typesig as T
 from cint_abi.codes import REFUSAL_REASONS, STATUSES
 from cint_abi.reflect import read_library
-from cint_compiler.build import build_library
-from cint_compiler.canonical import fault_bytes
+from cint_compiler.backend.c17.build import build_library
+from cint_compiler.interp.canonical import fault_bytes
 from cint_compiler.driver import compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry, expect_text
-from cint_compiler.types import FixedType
-from cint_compiler.values import ArrayValue, Storage
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry, expect_text
+from cint_compiler.semantics.types import FixedType
+from cint_compiler.semantics.values import ArrayValue, Storage
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 

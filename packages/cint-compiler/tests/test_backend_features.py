@@ -464,7 +464,7 @@ def test_divmod_faults(tmp_path, t, a, b):
 
 def _spec_ok(spec, conv, ty):
     from cint_compiler.diagnostics import CompileError
-    from cint_compiler.fmt import parse_spec
+    from cint_compiler.semantics.fmt import parse_spec
     try:
         parse_spec(spec, conv, ty, None)
         return True
@@ -482,7 +482,7 @@ error EF = F | E;
 
 
 def _fmt_type(name):
-    from cint_compiler.types import BOOL, ErrorSetType, EnumType, INT_TYPES, parse_fixed_name
+    from cint_compiler.semantics.types import BOOL, ErrorSetType, EnumType, INT_TYPES, parse_fixed_name
     if name in INT_TYPES:
         return INT_TYPES[name]
     if name.startswith("Q"):
@@ -495,7 +495,7 @@ def _fmt_type(name):
 
 
 def _fmt_value(r, name):
-    from cint_compiler.types import INT_TYPES, parse_fixed_name
+    from cint_compiler.semantics.types import INT_TYPES, parse_fixed_name
     if name in INT_TYPES:
         t = INT_TYPES[name]
         v = r.choice([t.min, t.max, 0, 1, -1 if t.signed else 2, r.randint(t.min, t.max),

@@ -221,9 +221,9 @@ def test_module_level_arrays_in_the_canonical_state(tmp_path, monkeypatch):
     cint_compiler.canonical.canonical_state of the interpreter, and a restore of them round-trips."""
     cint = pytest.importorskip("cint")
     from cint_abi.checkpoint import decode_checkpoint, encode_checkpoint
-    from cint_compiler.canonical import canonical_state
+    from cint_compiler.interp.canonical import canonical_state
     from cint_compiler.driver import compile_source
-    from cint_compiler.interp import Context as RefContext
+    from cint_compiler.interp.context import Context as RefContext
     monkeypatch.setenv("CINT_PY_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("CINT_EXE", raising=False)
     path = tmp_path / "garr.ci"

@@ -372,7 +372,7 @@ def test_module_level_struct_and_wide_arrays_in_the_canonical_state(tmp_path, mo
     given to its restore directly (Python's checkpoint() and restore(), which decode struct payloads with
     the library's record layouts: packages/cint-python/tests/test_checkpoint_structs.py)."""
     import hashlib
-    from cint_compiler.canonical import canonical_state
+    from cint_compiler.interp.canonical import canonical_state
     two = cpu_and_ref(tmp_path, monkeypatch, STATE_SRC, "gst")
     mod, ref, put, state, restore = two.mod, two.ref, two.fn, two.state, two.restore
     ctx = mod.context()

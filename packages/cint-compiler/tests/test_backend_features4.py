@@ -332,7 +332,7 @@ def test_module_level_q_arrays_in_the_canonical_state(tmp_path, monkeypatch):
     restore."""
     import hashlib
     from cint_abi.state import decode_state
-    from cint_compiler.canonical import canonical_state
+    from cint_compiler.interp.canonical import canonical_state
     two = cpu_and_ref(tmp_path, monkeypatch, STATE_SRC, "qst")
     mod, ref, put, state, restore = two.mod, two.ref, two.fn, two.state, two.restore
     ctx = mod.context()

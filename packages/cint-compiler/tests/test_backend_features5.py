@@ -189,7 +189,7 @@ def test_module_level_structs_in_the_canonical_state(tmp_path, monkeypatch):
     entries; the runtime's restore of either round-trips, and a malformed one is refused with the state
     kept."""
     import hashlib
-    from cint_compiler.canonical import canonical_state
+    from cint_compiler.interp.canonical import canonical_state
     two = cpu_and_ref(tmp_path, monkeypatch, STATE_SRC, "sg")
     mod, ref, put, state, restore = two.mod, two.ref, two.fn, two.state, two.restore
     ctx = mod.context()

@@ -13,13 +13,13 @@ import subprocess
 import pytest
 
 from cint_abi.reflect import read_library
-from cint_compiler.build import build_library
-from cint_compiler.canonical import fault_bytes
+from cint_compiler.backend.c17.build import build_library
+from cint_compiler.interp.canonical import fault_bytes
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry
-from cint_compiler.values import ArrayValue, Storage, StructValue
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry
+from cint_compiler.semantics.values import ArrayValue, Storage, StructValue
 
 import cint_runtime
 

@@ -215,7 +215,7 @@ def test_fuel_is_charged_like_the_reference(tmp_path):
 def test_former_refusals_are_taken(tmp_path):
     """Wide values in kernels and switches over them are no longer refused (test_backend_wide2.py runs
     them against the reference; wide export parameters: test_backend_boundary.py)."""
-    from cint_compiler.backend_c import emit
+    from cint_compiler.backend.c17.emit import emit
     from cint_compiler.driver import compile_source
     for src in ("export I64 run() { I128 a = 1; switch (a) { case 1: return 1; default: return 0; } }\n",
                 "kernel k[n](in I256[n] xs, out I256[n] ys) over [j: n] { ys[j] = xs[j] *| 3; }\n"

@@ -18,10 +18,10 @@ import shutil
 
 import pytest
 
-from cint_compiler.fmt import parse_spec
+from cint_compiler.semantics.fmt import parse_spec
 from cint_compiler.diagnostics import CompileError
-from cint_compiler.outcome import render, run_case
-from cint_compiler.types import INT_TYPES
+from cint_compiler.conformance.outcome import render, run_case
+from cint_compiler.semantics.types import INT_TYPES
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 

@@ -3,11 +3,11 @@ import shutil
 
 import pytest
 
-from cint_compiler.canonical import canonical_state, fault_bytes, state_hash
-from cint_compiler.cpu_exec import run_entry as run_cpu
+from cint_compiler.interp.canonical import canonical_state, fault_bytes, state_hash
+from cint_compiler.executors.cpu import run_entry as run_cpu
 from cint_compiler.driver import compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry
 
 PROGRAMS = [
     "export I64 run() {\n    I64 a = 9223372036854775807;\n    return a + 1;\n}\n",

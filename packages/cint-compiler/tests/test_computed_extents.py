@@ -30,7 +30,7 @@ def assert_value(text, v, fuel=None):
 
 def both4(tmp_path, src, name="p"):
     """The format-4 outcome text (with the kernel address) of `src` on both executors, which agree."""
-    from cint_compiler.outcome import expect_text
+    from cint_compiler.conformance.outcome import expect_text
     path = tmp_path / (name + ".ci")
     path.write_text(src, encoding="utf-8")
     out = [expect_text(path, tmp_path, case_id=name, clause=None, entry="run", args=[], fuel=None, depth=None,

@@ -1,7 +1,7 @@
 """Compile-time calls of const-eligible user functions in constant expressions (SPEC-04 LS-264..LS-268)."""
 import pytest
 
-from cint_compiler.checker import Checker
+from cint_compiler.check.program import Checker
 from compiler_testkit import both, compile_error, value, where
 
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from cint_compiler.expect import (
+from cint_compiler.conformance.expect import (
     CaseHeader,
     case_variants,
     compare_expect,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cint_compiler.diagnostics import CompileError, Span
-from cint_compiler.faults import MachineFault
-from cint_compiler.fmt import (
+from cint_compiler.semantics.faults import MachineFault
+from cint_compiler.semantics.fmt import (
     DEFAULT_SPEC,
     FormatSpec,
     balanced_ternary,
@@ -17,7 +17,7 @@ from cint_compiler.fmt import (
     format_value,
     parse_spec,
 )
-from cint_compiler.types import (
+from cint_compiler.semantics.types import (
     ARITH_ERROR,
     ArrayType,
     BOOL,
@@ -38,7 +38,7 @@ from cint_compiler.types import (
     U32,
     U64,
 )
-from cint_compiler.values import ArrayValue, EnumValue, ErrorValue, StructValue
+from cint_compiler.semantics.values import ArrayValue, EnumValue, ErrorValue, StructValue
 
 SPAN = Span("t.ci", 3, 5)
 Q32_32 = FixedType(32, 32)

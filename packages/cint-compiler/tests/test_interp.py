@@ -3,8 +3,8 @@ import pytest
 
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry
 
 
 def run(src, entry=None, args=(), fuel=None, depth=256):

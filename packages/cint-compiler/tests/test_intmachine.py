@@ -7,9 +7,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cint_compiler import intmachine as im
-from cint_compiler.faults import MachineFault
-from cint_compiler.types import (
+from cint_compiler.semantics import intmachine as im
+from cint_compiler.semantics.faults import MachineFault
+from cint_compiler.semantics.types import (
     BOOL, I8, I16, I32, I64, I128, I256, I512, I1024, U8, U16, U32, U64, Z,
     FixedType, ROUND_MODES,
 )

@@ -547,7 +547,7 @@ def test_element_form_shape_mismatch():
 def test_kernel_export_with_a_scalar_out_has_no_wrapper(tmp_path):
     """SPEC-03P.1 7.3 (A-13) gives a scalar parameter one by-value C form and no carrier for a written
     scalar: such an export gets no wrapper and no reflection row, as A-25, and stays callable from cint."""
-    from cint_compiler.backend_c import emit
+    from cint_compiler.backend.c17.emit import emit
     from cint_compiler.driver import compile_source
     src = """export kernel k[n](in I64[n] x, out I64 s) over [i: n] {
     reduce s = sum(x[i]);

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from cint_compiler.build import build_library
-from cint_compiler.canonical import fault_bytes
+from cint_compiler.backend.c17.build import build_library
+from cint_compiler.interp.canonical import fault_bytes
 from cint_compiler.driver import compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry
-from cint_compiler.types import I64
-from cint_compiler.values import ArrayValue, Storage
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry
+from cint_compiler.semantics.types import I64
+from cint_compiler.semantics.values import ArrayValue, Storage
 
 from compiler_testkit import both, compile_error, run, where
 
@@ -246,7 +246,7 @@ def test_bit_field_records_follow_ls82(tmp_path):
 def test_bit_field_struct_crosses_the_boundary_as_its_record(tmp_path):
     """Such a struct crosses as its record, the LS-82 storage units (LS-84); an array of it does not
     (C9102). test_backend_bitfield_records.py calls such exports from C."""
-    from cint_compiler.backend_c import Unsupported
+    from cint_compiler.backend.c17.emit import Unsupported
     src = ("struct S { U8 a : 3; }\nstruct H { S s; }\nexport I64 f(in H h) {\n    return h.s.a as I64;\n}\n"
            "export I64 g(I64 x) {\n    return x;\n}\n")
     build_library(compile_source(src.encode("utf-8"), "r.ci"), tmp_path)

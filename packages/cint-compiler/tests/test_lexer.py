@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from cint_compiler.diagnostics import CompileError
-from cint_compiler.lexer import MAX_LITERAL, RawHole, tokenize
+from cint_compiler.syntax.lexer import MAX_LITERAL, RawHole, tokenize
 
 
 def toks(src):

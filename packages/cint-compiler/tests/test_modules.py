@@ -8,8 +8,8 @@ from cint_abi.codes import PROFILE, RUNTIME_CONTRACT
 from cint_abi.encoding import revision_identity
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import _find_exact, _folds_onto, compile_file, compile_source
-from cint_compiler.interp import Context
-from cint_compiler.outcome import choose_entry, render, run_case
+from cint_compiler.interp.context import Context
+from cint_compiler.conformance.outcome import choose_entry, render, run_case
 from cint_compiler.sir import encode_module
 
 GEO = """\

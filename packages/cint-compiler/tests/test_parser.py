@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cint_compiler import ast as A
+from cint_compiler.syntax import tree as A
 from cint_compiler.diagnostics import CompileError
-from cint_compiler.parser import parse_module
+from cint_compiler.syntax.parser import parse_module
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SHARED = REPO_ROOT.parent / "shared"

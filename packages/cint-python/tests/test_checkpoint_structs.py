@@ -17,7 +17,7 @@ from cint_abi.checkpoint import decode_checkpoint, encode_checkpoint, read_check
 from cint_abi.codes import RUNTIME_CONTRACT  # noqa: E402
 from cint_abi.encoding import DecodeError  # noqa: E402
 from cint_abi.state import RawPayload, decode_state, encode_state  # noqa: E402
-from cint_compiler.canonical import canonical_state, struct_layouts  # noqa: E402
+from cint_compiler.interp.canonical import canonical_state, struct_layouts  # noqa: E402
 from cint_compiler.driver import compile_source  # noqa: E402
 from cint_replay import RecordingError, RefExecutor, RestoreRefused  # noqa: E402
 from cint_replay.replay import check  # noqa: E402

@@ -322,11 +322,11 @@ def test_build_out_naming_a_file_is_an_error_with_a_message(env, tmp_path):
 
 def _ref_fault(env, name, arr, elem):
     """The fault record bytes of the reference executor for name(arr), arr a host array of elem."""
-    from cint_compiler import canonical
     from cint_compiler.driver import compile_file
-    from cint_compiler.interp import Context
-    from cint_compiler.types import IntType
-    from cint_compiler.values import ArrayValue
+    from cint_compiler.interp import canonical
+    from cint_compiler.interp.context import Context
+    from cint_compiler.semantics.types import IntType
+    from cint_compiler.semantics.values import ArrayValue
     c = compile_file(env[1])
     ctx = Context(c.program, c.revision)
     flat = iter(arr.reshape(-1).tolist())

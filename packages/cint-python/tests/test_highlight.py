@@ -62,7 +62,7 @@ def test_entry_point_finds_the_lexer():
 @pytest.mark.clause("SPEC-04 LS-18")
 def test_keyword_lists_match_the_compiler():
     from cint.highlight import DECLARATIONS, KEYWORDS, TYPES
-    from cint_compiler.lexer import BUILTIN_TYPE_NAMES, KEYWORDS as COMPILER
+    from cint_compiler.syntax.lexer import BUILTIN_TYPE_NAMES, KEYWORDS as COMPILER
     assert set(KEYWORDS) | set(DECLARATIONS) | {"true", "false", "as"} == set(COMPILER)
     assert set(BUILTIN_TYPE_NAMES) <= set(TYPES)
 

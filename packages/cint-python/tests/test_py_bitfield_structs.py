@@ -18,9 +18,9 @@ if shutil.which("cc") is None:
 import cint  # noqa: E402
 from cint_abi.checkpoint import decode_checkpoint  # noqa: E402
 from cint_abi.reflect import read_library  # noqa: E402
-from cint_compiler.canonical import canonical_state, struct_layouts  # noqa: E402
+from cint_compiler.interp.canonical import canonical_state, struct_layouts  # noqa: E402
 from cint_compiler.driver import compile_source  # noqa: E402
-from cint_compiler.interp import Context  # noqa: E402
+from cint_compiler.interp.context import Context  # noqa: E402
 
 SRC = """struct Status { U16 mode : 3; Bool armed : 1; Bool lit : 1; I16 trim : 12; I32 plain; }
 struct Outer { U8 tag; Status st; Status[2] more; Bool on; }

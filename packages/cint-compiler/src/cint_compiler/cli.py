@@ -14,7 +14,7 @@ from pathlib import Path
 
 from cint_abi.codes import FAULT_MESSAGES
 
-from .diagnostics import CompileError, render as render_diagnostic
+from cint_compiler.diagnostics import CompileError, render as render_diagnostic
 
 EXIT_OK, EXIT_FAULT, EXIT_COMPILE, EXIT_ERROR_RESULT, EXIT_INTERNAL = 0, 1, 2, 6, 70
 
@@ -32,7 +32,7 @@ def print_compile_error(err: CompileError, path):
 
 def fault_report(rec, fuel, source_lines, state_line) -> str:
     """The text form of a fault (SPEC-04 LS-284, SPEC-03P.1 10.3)."""
-    from .outcome import typed
+    from cint_compiler.conformance.outcome import typed
     out = ["fault[%s]: %s" % (rec.code, FAULT_MESSAGES.get(rec.code, "fault")), "  --> %s" % rec.position]
     line = rec.position.line
     if source_lines is not None and 1 <= line <= len(source_lines):
@@ -68,7 +68,7 @@ def fault_report(rec, fuel, source_lines, state_line) -> str:
 
 
 def _compile(path, root=None):
-    from .driver import compile_file
+    from cint_compiler.driver import compile_file
     return compile_file(path, root)
 
 
@@ -82,7 +82,7 @@ def _fuel_arg(v):
 
 
 def cmd_run(ns) -> int:
-    from .outcome import choose_entry, make_context
+    from cint_compiler.conformance.outcome import choose_entry, make_context
     c = _compile(ns.file, ns.root)
     try:
         kind, target = choose_entry(c, ns.entry)
@@ -99,8 +99,8 @@ def cmd_run(ns) -> int:
         sys.stdout.flush()
 
     if ns.executor == "cpu":
-        from .backend_c import Unsupported
-        from .cpu_exec import run_entry
+        from cint_compiler.backend.c17.emit import Unsupported
+        from cint_compiler.executors.cpu import run_entry
         try:
             o = run_entry(c, kind, target, [], fuel=ns.fuel, depth=ns.depth).outcome
         except Unsupported as err:
@@ -125,13 +125,13 @@ def cmd_run(ns) -> int:
 
 
 def cmd_test(ns) -> int:
-    from .outcome import make_context, typed
+    from cint_compiler.conformance.outcome import make_context, typed
     c = _compile(ns.file, ns.root)
     tests = c.program.tests
     passed = 0
     for t in tests:
         if ns.executor == "cpu":
-            from .cpu_exec import run_entry
+            from cint_compiler.executors.cpu import run_entry
             o = run_entry(c, "test", t, [], fuel=ns.fuel, depth=ns.depth).outcome
         else:
             ctx = make_context(c, ns.executor, output=None)
@@ -168,8 +168,8 @@ def cmd_test(ns) -> int:
 
 
 def cmd_outcome(ns) -> int:
-    from .expect import parse_header
-    from .outcome import render, run_case
+    from cint_compiler.conformance.expect import parse_header
+    from cint_compiler.conformance.outcome import render, run_case
     path = Path(ns.file)
     try:
         header = parse_header(path.read_bytes().decode("utf-8", "replace"))
@@ -198,7 +198,7 @@ def cmd_outcome(ns) -> int:
             if case is not None and ns.entry is not None and len(header.entries) > 1:
                 case = "%s.%s" % (case, ns.entry)
     if case is None:
-        from .driver import module_path
+        from cint_compiler.driver import module_path
         rel = module_path(path, Path(ns.root) if ns.root else None)
         case = rel[:-3] if rel.endswith(".ci") else rel
     o = run_case(path, Path(ns.root) if ns.root else None, entry=entry, args=args, fuel=fuel,
@@ -208,8 +208,9 @@ def cmd_outcome(ns) -> int:
 
 
 def cmd_build(ns) -> int:
-    from .build import BuildError, build_harness, build_library
-    from .outcome import choose_entry
+    from cint_compiler.backend.c17.build import BuildError, build_harness, build_library
+    from cint_compiler.backend.c17.header import write_header
+    from cint_compiler.conformance.outcome import choose_entry
     if ns.with_state and not ns.lib:
         sys.stderr.write("error: --with-state goes with --lib\n")
         return EXIT_COMPILE
@@ -222,7 +223,7 @@ def cmd_build(ns) -> int:
     try:
         if ns.lib:
             target = build_library(c, out, with_state=ns.with_state)
-            __import__("cint_compiler.header_c").header_c.write_header(target)   # libNAME.h (SPEC-03P.1 11.5)
+            write_header(target)   # libNAME.h beside the library (SPEC-03P.1 11.5)
         else:
             try:
                 kind, entry = choose_entry(c, None)

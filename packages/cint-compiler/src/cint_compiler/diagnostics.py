@@ -8,9 +8,10 @@ canonical position of the offending construct.  A compile-time fault
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from .faults import MachineFault
+if TYPE_CHECKING:    # an annotation only: diagnostics is the lowest layer (docs/architecture.md)
+    from cint_compiler.semantics.faults import MachineFault
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,19 @@ class CompileError(Exception):
     def sort_key(self):
         s = self.span
         return (s.path, s.line, s.column, self.code) if s else ("", 0, 0, self.code)
+
+
+def not_supported_message(what: str, executor: Optional[str] = None) -> str:
+    """The one wording of C9102 (SPEC-04 LS-313: a construct this implementation does not provide yet),
+    for the checker (``executor`` None) and for a back end that refuses what the checker accepts."""
+    if executor is None:
+        return "%s is not yet supported by this implementation (docs/status.md)" % what
+    return "%s is not yet supported by the executor %s (use --executor ref; docs/status.md)" % (what, executor)
+
+
+def unsupported(span: Optional[Span], what: str) -> CompileError:
+    """C9102 at ``span``: ``what`` is not yet supported by this implementation."""
+    return CompileError("C9102", span, not_supported_message(what))
 
 
 def render(err: CompileError, source_lines=None) -> str:

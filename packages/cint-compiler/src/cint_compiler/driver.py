@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from . import ast as A
-from .checker import Program, check_program
-from .diagnostics import CompileError, Span
-from .parser import parse_module
-from .sir import encode_module, revision_of
+from cint_compiler.syntax import tree as A
+from cint_compiler.check.symbols import Program
+from cint_compiler.check.program import check_program
+from cint_compiler.interp import context as evaluation
+from cint_compiler.diagnostics import CompileError, Span
+from cint_compiler.syntax.parser import parse_module
+from cint_compiler.sir import encode_module, revision_of
 
 
 @dataclass
@@ -187,20 +191,66 @@ def check_order(root_mod: A.Module, by_path: Dict[str, A.Module]) -> List[A.Modu
     return order
 
 
+# The phases walk the tree recursively; a tree is as deep as its longest operator chain (at most
+# parser.MAX_OPERATOR_CHAIN) times its nesting (at most LS-311's 256 levels).  They run with this
+# recursion limit on a thread with a stack that holds it, so the depth a program may have does not
+# depend on the caller's thread; a program deeper still is C9004, never an internal error.
+RECURSION_LIMIT = 200_000
+STACK_BYTES = 1024 * 1024 * 1024
+_deep = threading.local()
+
+
+def run_deep(fn, *args):
+    """``fn(*args)`` with the recursion headroom above, on a thread of its own unless already on one."""
+    if getattr(_deep, "active", False):
+        return fn(*args)
+    result = []
+
+    def body():
+        _deep.active = True
+        try:
+            result.append((True, fn(*args)))
+        except BaseException as ex:     # handed to the caller's thread as it is
+            result.append((False, ex))
+
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
+    old = threading.stack_size()
+    threading.stack_size(STACK_BYTES)
+    try:
+        t = threading.Thread(target=body, name="cint-compile")
+        t.start()
+    finally:
+        threading.stack_size(old)
+    t.join()
+    ok, value = result[0]
+    if ok:
+        return value
+    raise value
+
+
 def compile_source(data: bytes, rel: str, root=None) -> Compiled:
     """Compile the module ``data`` at module path ``rel``; its imports are read from the source root ``root``."""
+    try:
+        return run_deep(_compile_source, data, rel, root)
+    except RecursionError:
+        raise CompileError("C9004", Span(rel, 1, 1), "the program nests deeper than this implementation "
+                           "supports (docs/language.md decision 32); split its longest expressions") from None
+
+
+def _compile_source(data: bytes, rel: str, root=None) -> Compiled:
     name = module_name(rel)
     mod = parse_module(data, rel, name)
     by_path = load_modules(mod, Path(root) if root is not None else None)
     order = check_order(mod, by_path)
     programs: Dict[str, Program] = {}
     for m in order:
-        programs[m.path] = check_program(m, programs)
+        programs[m.path] = check_program(m, programs, evaluation)
     program = programs[mod.path]
     # the program's state is the module variables of every module (SPEC-01 IM-156)
     program.globals = [g for m in order for g in programs[m.path].globals]
     sir = encode_module(mod)
-    return Compiled(program, revision_of(order), sir, rel, name, mod.source, order,
+    return Compiled(program, revision_of(order, {mod.path: sir}), sir, rel, name, mod.source, order,
                     {m.path: m.source for m in order})
 
 

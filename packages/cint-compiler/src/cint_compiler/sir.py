@@ -21,7 +21,7 @@ from fractions import Fraction
 from cint_abi.codes import PROFILE, RUNTIME_CONTRACT
 from cint_abi.encoding import encode_z, revision_identity
 
-from . import ast as A
+from cint_compiler.syntax import tree as A
 
 DOMAIN = "cint-core-1/sir/v1"
 
@@ -47,6 +47,18 @@ def _u32(n):
 def _text(s):
     b = s.encode("utf-8")
     return _u32(len(b)) + b
+
+
+_FIELDS = {}
+
+
+def _fields_of(cls):
+    """The names of the fields a node of class ``cls`` writes, in declaration order (computed once per class)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        skip = _SKIP | ({"path", "source"} if cls.__name__ == "Module" else set())
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
+    return names
 
 
 class _Writer:
@@ -93,10 +105,8 @@ class _Writer:
         if isinstance(n, A.Expr):
             ty = n.ty
             o += _text(ty.name() if ty is not None else "")
-        for f in dataclasses.fields(n):
-            if f.name in _SKIP or (kind == "Module" and f.name in ("path", "source")):
-                continue
-            self.value(getattr(n, f.name))
+        for name in _fields_of(type(n)):
+            self.value(getattr(n, name))
 
 
 def encode_module(module: A.Module) -> bytes:
@@ -108,6 +118,9 @@ def encode_module(module: A.Module) -> bytes:
     return bytes(w.out)
 
 
-def revision_of(modules) -> bytes:
-    """IM-157: SHA-256 over profile, runtime contract and each module's (path, SIR bytes)."""
-    return revision_identity(PROFILE, RUNTIME_CONTRACT, [(m.path, encode_module(m)) for m in modules])
+def revision_of(modules, sirs=None) -> bytes:
+    """IM-157: SHA-256 over profile, runtime contract and each module's (path, SIR bytes); ``sirs`` may hold
+    bytes already encoded, by module path."""
+    sirs = sirs or {}
+    return revision_identity(PROFILE, RUNTIME_CONTRACT,
+                             [(m.path, sirs.get(m.path) or encode_module(m)) for m in modules])

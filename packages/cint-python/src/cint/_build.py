@@ -165,7 +165,7 @@ def library_for_source(path) -> Path:
                 raise BuildError("%s build --lib %s failed (exit %d):\n%s" % (
                     exe, path, done.returncode, (done.stderr or done.stdout).decode("utf-8", "replace")))
         else:
-            from cint_compiler.build import build_library
+            from cint_compiler.backend.c17.build import build_library
             try:
                 build_library(compiled, tmp, with_state=True)
             except CompileError as ex:

@@ -53,7 +53,7 @@ _WIDE = ("I128", "I256", "I512", "I1024")
 
 @functools.lru_cache(maxsize=None)
 def _fixed_type_cached(name):
-    from cint_compiler.types import FixedType
+    from cint_compiler.semantics.types import FixedType
     m = _Q_RE.fullmatch(name)
     if m is None:
         return None
@@ -164,7 +164,7 @@ class Fixed:
         return hash(("cint.Fixed", self._format, self._raw))
 
     def __str__(self):
-        from cint_compiler.fmt import format_value
+        from cint_compiler.semantics.fmt import format_value
         return format_value(self._type, self._raw)
 
     def __repr__(self):

@@ -15,13 +15,13 @@ from typing import List, Optional
 
 from cint_abi.codes import RUNTIME_CONTRACT
 from cint_abi.encoding import encode_tagged
-from cint_compiler import canonical
-from cint_compiler.interp import Context
-from cint_compiler.types import (ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType,
+from cint_compiler.interp import canonical
+from cint_compiler.interp.context import Context
+from cint_compiler.semantics.types import (ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, FixedType, IntType,
                                  StructType)
-from cint_compiler.values import ArrayValue, EnumValue, ErrorValue, StructValue
-from cint_compiler.containers import HandleValue, memory_from_state
-from cint_compiler.types import HandleType
+from cint_compiler.semantics.values import ArrayValue, EnumValue, ErrorValue, StructValue
+from cint_compiler.interp.containers import HandleValue, memory_from_state
+from cint_compiler.semantics.types import HandleType
 
 from .outcome import FAULT, FAULTED, OK, REFUSED, EntryOutcome
 

@@ -96,7 +96,7 @@ def compile_recording(rec: F.Recording):
 
 def recording_structs(rec: F.Recording):
     """The ``structs=`` mapping (cint_abi.state.decode_state) of the program a recording's code compiles to."""
-    from cint_compiler.canonical import struct_layouts
+    from cint_compiler.interp.canonical import struct_layouts
     return struct_layouts(compile_recording(rec).program)
 
 
@@ -183,7 +183,7 @@ def prepare(data: bytes, revision=None):
     With ``revision`` (the module replay was given), a recording of another revision is Unreplayable
     before anything is compiled."""
     from cint_abi.checkpoint import decode_checkpoint
-    from cint_compiler.canonical import struct_layouts
+    from cint_compiler.interp.canonical import struct_layouts
     rec = F.read(data)
     _check_header(rec)
     _check_revision(rec, revision)

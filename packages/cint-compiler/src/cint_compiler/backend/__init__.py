@@ -1,0 +1,1 @@
+"""Back ends: code generators from the checked program."""

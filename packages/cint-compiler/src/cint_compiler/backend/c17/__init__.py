@@ -1,0 +1,1 @@
+"""The cpu-c17 back end: C17 translation units, built with cint_runtime."""

@@ -1,0 +1,1 @@
+"""Checker parts for the language's add-on features (containers, text, Proposed forms, reduce)."""

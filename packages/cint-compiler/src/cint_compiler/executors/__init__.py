@@ -1,0 +1,1 @@
+"""The executors other than the reference interpreter: cpu-c17 runs built C."""

@@ -1,0 +1,1 @@
+"""The reference interpreter (cpu-sir-interp) and the canonical state both executors share."""

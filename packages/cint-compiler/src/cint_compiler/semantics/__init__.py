@@ -1,0 +1,1 @@
+"""Semantics shared by every phase: types, values, the integer machine, faults, formats."""
