@@ -41,6 +41,21 @@ export I64 bump[n](inout I64[n] x) {
     return 0;
 }
 
+error ParseError { empty, bad_digit }
+
+export ParseError!I64 parse_u(in U8[_] s) {
+    if (len(s) == 0) {
+        return ParseError.empty;
+    }
+    return 0;
+}
+
+export void twice[n](inout I32[n] a, I32 k) {
+    for i in 0..n {
+        a[i] = a[i] * k;
+    }
+}
+
 export I64 total[n](in I64[n] x) {
     I64 s = 0;
     for i in 0..n {
@@ -196,6 +211,12 @@ def test_help_of_an_export(mod):
     assert doc.splitlines()[0] == "I64 bump[n](inout I64[n] x)"
     assert "by name (x=...)" in doc and "written in place" in doc and "Returns I64." in doc
     assert inspect.getdoc(ctx.pick).splitlines()[0] == "I64 pick[n](in I64[n] x, I64 k)"
+    doc = inspect.getdoc(ctx.parse_u)
+    assert doc.splitlines()[0] == "ParseError!I64 parse_u(in U8[_] s)"
+    assert "ErrorResult" in doc and "positional or by name" in doc
+    doc = inspect.getdoc(ctx.twice)
+    assert doc.splitlines()[0] == "void twice[n](inout I32[n] a, I32 k)"
+    assert "ctx.twice(k, *, a=..., fuel=...)" in doc and "Returns None." in doc
 
 
 @pytest.mark.clause("P-16")

@@ -1267,7 +1267,7 @@ def _cint_signature(row):
     params = ", ".join("%s %s %s" % (p.mode, _type_text(p.type, sizes, sig.definitions), n) if p.mode != "in" or
                        isinstance(p.type, T.Array) else "%s %s" % (_type_text(p.type, sizes, sig.definitions), n)
                        for n, p in zip(row.parameters, sig.params))
-    res = "" if sig.result is None else _type_text(sig.result, sizes, sig.definitions) + " "
+    res = "void " if sig.result is None else _type_text(sig.result, sizes, sig.definitions) + " "
     head = "kernel " if row.kind == "kernel" else res
     return "%s%s%s(%s)" % (head, row.name, "[%s]" % ", ".join(sizes) if sizes else "", params)
 
