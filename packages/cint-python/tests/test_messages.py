@@ -163,6 +163,9 @@ def test_work_index_is_the_tuple_over_the_over_shape(mod):
     x[0, 1] = 0
     f = _fault(lambda: ctx.entry("grid")(x, y=cint.empty((2, 3), "I64")), ctx)
     assert f.work_item == 1 and f.work_index == (0, 1)
+    python_path = getattr(ctx.grid, "_python", ctx.grid)       # the ctypes path (_Entry) of the same export
+    f = _fault(lambda: python_path(x, y=cint.empty((2, 3), "I64")), ctx)
+    assert f.work_item == 1 and f.work_index == (0, 1) and "(index 0, 1)" in str(f)
     # one dimension: work_item is the index, work_index stays None
     f = _fault(lambda: ctx.line(np.array([1, 0, 1], np.int64), y=cint.empty(3, "I64")), ctx)
     assert f.work_item == 1 and f.work_index is None

@@ -942,7 +942,10 @@ class _Entry:
         self.kernel = row.kind == "kernel"
         self._why = None
         self._info = EntryInfo(row.name, row.kind, self.params, list(row.size_names))
-        self.__doc__ = _docstring(row)
+        docs = ctx._module.__dict__.setdefault("_docs", {})    # one docstring per export of the Module
+        if row.name not in docs:
+            docs[row.name] = _docstring(row)
+        self.__doc__ = docs[row.name]
         argtypes = [C.c_void_p, C.c_int64]
         for pname, p in self.params:
             ct = _ctype(p.type, pname)
