@@ -132,7 +132,7 @@ def test_read_only_view_for_a_written_parameter(mod):
     with pytest.raises(cint.Refused) as info:
         ctx.bump(x=v)
     ex = info.value
-    assert ex.reason == "CINT_REFUSAL_PERMISSION"
+    assert ex.reason == "CINT_REFUSAL_PERMISSION" and ex.parameter == "x"
     assert "read-only" in str(ex) and "writable=True" in str(ex) and "(x)" in str(ex)
     assert not str(ex).startswith("bump: the runtime refused the call (CINT_REFUSAL_PERMISSION)")
 

@@ -1155,7 +1155,9 @@ class _Entry:
             raise Busy("%s: another call is running on this context" % self.name)
         if st == REFUSED:
             reason = ctx._reason()
-            raise Refused(_refusal_text(self, reason), code=_REASON_CODE.get(reason, "E_UNSUPPORTED"), reason=reason)
+            written = [n for n, p in self.params if self._written(p) and isinstance(p.type, T.Array)]
+            raise Refused(_refusal_text(self, reason), code=_REASON_CODE.get(reason, "E_UNSUPPORTED"), reason=reason,
+                          parameter=written[0] if reason == "CINT_REFUSAL_PERMISSION" and len(written) == 1 else None)
         if st == RESOURCE:
             raise ResourceError("%s: the runtime had no room (CINT_RESOURCE); the context is Faulted until "
                                 "clear_fault()" % self.name)
@@ -1320,7 +1322,8 @@ def _docstring(row):
                 how = ('by name (%s=...); a cint.Buffer (cint.empty), or cint.borrow(a, writable=True, '
                        'publish="copy"); published when the dispatch completes' % n)
             else:
-                how = "by name (%s=...); a writable View (cint.borrow(a, writable=True)) or a Buffer, written "                       "in place" % n
+                how = ("by name (%s=...); a writable View (cint.borrow(a, writable=True)) or a Buffer, written "
+                       "in place" % n)
         else:
             how = "positional or by name; a Python %s" % ("bool" if isinstance(p.type, T.Bool) else
                                                           "cint.Fixed" if isinstance(p.type, T.Fixed) else "int")
