@@ -1,6 +1,8 @@
 """The exceptions of SPEC-03P.1 8.1 paragraph 7, and the fault classes by code."""
 from __future__ import annotations
 
+import re
+
 from cint_abi.codes import FAULT_CODES, FAULT_NAMES
 from cint_replay.recorder import RecorderError
 
@@ -36,7 +38,7 @@ class Fault(Exception):
         self.dispatch = addr[1] if addr else None
         self.phase = _PHASE_NAMES[addr[2]] if addr else None
         self.work_item = addr[3] if addr else None
-        self.work_index = None   # multi-dimensional work index: needs the kernel's over clause; not in this slice
+        self.work_index = None   # the index tuple over the kernel's over shape: set by the call (cint._module)
         self.step = addr[4] if addr else None
         self.reason = None       # SPEC-01P.2 reasons are not in the v2 record
         super().__init__(self._text())
@@ -46,23 +48,32 @@ class Fault(Exception):
         return "%s:%d:%d" % (self.file, self.line, self.column)
 
     def _text(self) -> str:
-        lines = ["%s at %s" % (self.code, self.position), "", _row("operation", self.operation)]
-        n = len(self.operands)
-        labels = ["left", "right"] if n == 2 else ["operand"] if n == 1 else ["operand %d" % (k + 1) for k in range(n)]
-        for label, v in zip(labels, self.operands):
-            lines.append(_row(label, v))
+        info = self.__dict__.get("_entry")
+        head = "%s at %s" % (self.code, self.position)
+        said = _explain(self, info) if info is not None else None
+        if said:
+            head += ": " + said
+        lines = [head, "", _row("operation", self.operation)]
+        for k, (label, v) in enumerate(zip(_labels(self, info), self.operands)):
+            name = info.pname(v) if info is not None and k == 0 and label == "parameter" else None
+            lines.append(_row(label, "%s (%s)" % (v, name) if name is not None else v))
         if self.exact is not None:
             lines.append(_row("result", self.exact))
         if self.limit is not None:
             if self.exact is not None and isinstance(self.limit, int):
                 label = "maximum" if self.exact > self.limit else "minimum"
+            elif self.operation.startswith("index.") or self.operation == "bind.shape":
+                label = "extent" if self.operation.startswith("index.") else "expected"
             else:
                 label = "limit"
             lines.append(_row(label, self.limit))
         if self.kernel is not None:
             k = "%s, dispatch %d, phase %s" % (self.kernel, self.dispatch, self.phase)
             if self.work_item is not None:
-                k += ", work item %d, step %d" % (self.work_item, self.step)
+                k += ", work item %d" % self.work_item
+                if self.work_index is not None:
+                    k += " (index %s)" % (", ".join(map(str, self.work_index)),)
+                k += ", step %d" % self.step
             lines.append(_row("kernel", k))
         for s in self.stack:
             lines.append(_row("called at", s))
@@ -82,6 +93,172 @@ def _value(v):
     if isinstance(v, bool) or isinstance(v, int):
         return v
     return v
+
+
+# -- the record in the user's terms (issue 17 item 3): derived from the record's fields, never changing them --
+
+class EntryInfo:
+    """What the package knows of the entry a fault came from: its export row (name, kind, parameter and size
+    names) and its decoded type signature, so the record's parameter indices and dimensions can be named."""
+
+    def __init__(self, name, kind, params, size_names):
+        self.name = name
+        self.kind = kind
+        self.params = params            # (name, typesig Param) in declaration order
+        self.size_names = size_names
+
+    def pname(self, k):
+        return self.params[k][0] if isinstance(k, int) and 0 <= k < len(self.params) else None
+
+    def dim(self, k, d):
+        """The declared extent of dimension d of parameter k: (its text, its size symbol or None)."""
+        if self.pname(k) is None:
+            return None, None
+        t = self.params[k][1].type
+        dims = getattr(t, "dims", ())
+        if not isinstance(d, int) or not 0 <= d < len(dims):
+            return None, None
+        return _extent_text(dims[d], self.size_names), _extent_symbol(dims[d])
+
+
+def _bound_text(b, names):
+    if b.symbol is None:
+        return str(b.offset)
+    n = names[b.symbol] if b.symbol < len(names) else "size %d" % b.symbol
+    return n if b.offset == 0 else "%s %s %d" % (n, "+" if b.offset > 0 else "-", abs(b.offset))
+
+
+def _extent_text(shape, names):
+    if hasattr(shape, "lower"):
+        return "%d..=%s" % (shape.lower, _bound_text(shape.bound, names))
+    if hasattr(shape, "bound"):
+        return _bound_text(shape.bound, names)
+    return "_"
+
+
+def _extent_symbol(shape):
+    b = getattr(shape, "bound", None)
+    return b.symbol if b is not None else None
+
+
+def _labels(f, info):
+    """The row labels of the record's operands, by operation."""
+    n, op = len(f.operands), f.operation
+    if op.startswith("bind.") and n >= 1:
+        base = {"bind.shape": ["parameter", "dimension", "extent"],
+                "bind.stale": ["parameter", "generation"],
+                "bind.type": ["parameter", "rank"]}.get(op, ["parameter"])
+        labels = (base + ["operand %d" % (k + 1) for k in range(len(base), n)])[:n]
+        return labels
+    if op.startswith("index."):
+        return ["index"] if n == 1 else ["dimension", "index"] if n == 2 else ["operand %d" % (k + 1) for k in range(n)]
+    return ["left", "right"] if n == 2 else ["operand"] if n == 1 else ["operand %d" % (k + 1) for k in range(n)]
+
+
+def _explain(f, info):
+    """One sentence in the user's terms for an entry fault of the export described by info, or None."""
+    op, ops = f.operation, f.operands
+    if not op.startswith("bind.") or not ops:
+        return None
+    p = info.pname(ops[0])
+    if p is None:
+        return None
+    mode = info.params[ops[0]][1].mode
+    who = "%s: parameter %s" % (info.name, p)
+    if op == "bind.shape" and len(ops) >= 3:
+        d, given = ops[1], ops[2]
+        text, sym = info.dim(ops[0], d)
+        out = "%s, dimension %d, has extent %d, but its declared extent %s is %s" % (who, d, given, text, f.limit)
+        if sym is not None:
+            src = _first_taker(info, sym, ops[0])
+            sname = info.size_names[sym] if sym < len(info.size_names) else "size %d" % sym
+            if src is not None:
+                out += " (size %s was fixed by parameter %s, dimension %d)" % (sname, src[0], src[1])
+            out += "; make the extents agree"
+        return out
+    if op == "bind.limit":
+        return ("%s is %s of a kernel, and its View was borrowed without publish=\"copy\": borrow it with "
+                "cint.borrow(a, writable=True, publish=\"copy\"), or pass a cint.Buffer (cint.empty) and read it "
+                "after the call (spec: 6.4)" % (who, mode))
+    if op == "bind.permission":
+        return "%s is %s, and its View is read-only: borrow it with writable=True" % (who, mode)
+    if op == "bind.stale" and len(ops) >= 2:
+        return ("%s: the View is of generation %d, its registration of generation %s: the memory was registered "
+                "again; borrow it again" % (who, ops[1], f.limit))
+    if op == "bind.alias":
+        return "%s overlaps another array argument: pass a separate output (spec: 6.5)" % who
+    if op == "bind.injective":
+        return "%s is written, and its View names one element more than once: pass a View of distinct " \
+               "elements" % who
+    if op == "bind.type":
+        return "%s: the argument's element type or rank is not the parameter's" % who
+    if op == "bind.placement":
+        return "%s: the array is in the wrong placement for this context" % who
+    return None
+
+
+def _first_taker(info, sym, before):
+    """(parameter name, dimension) of the first array parameter ahead of parameter ``before`` whose declared
+    extent is size symbol sym: the one whose argument fixed it (the entry checks bind in declaration order)."""
+    for k in range(min(before, len(info.params))):
+        for d, shape in enumerate(getattr(info.params[k][1].type, "dims", ())):
+            if _extent_symbol(shape) == sym:
+                return info.params[k][0], d
+    return None
+
+
+# A clause identifier of the specifications (LS-168, P-18, H-14b): a user cannot look it up where the message
+# is read, so it moves out of the sentence to a trailing "(spec: ...)".
+_CLAUSE = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
+_SECTION = re.compile(r"^(?:SPEC-\S+ )?\d+(?:\.\d+)*(?: paragraph \d+)?$")
+_REF = re.compile(r"^(?:(?:SPEC-\S+ )?\d+(?:\.\d+)*(?: paragraph \d+)? )?[A-Z]{1,2}-\d+[a-z]?"
+                  r"(?: [A-Z]{1,2}-\d+[a-z]?)*$")
+_GROUP = re.compile(r"\s?([(\[])([^()\[\]]*)([)\]])")
+
+
+def user_text(message: str) -> str:
+    """message with its parenthesised clause references moved to one trailing "(spec: ...)"."""
+    if not isinstance(message, str) or not _CLAUSE.search(message) or message.endswith(")") and \
+            message.rstrip(")").rpartition("(spec: ")[1]:
+        return message
+    refs = []
+
+    def group(m):
+        inner = m.group(2)
+        if not _CLAUSE.search(inner):
+            return m.group(0)
+        keep = []
+        for part in re.split(r",\s*|;\s*", inner):
+            part = part.strip()
+            if _REF.match(part) or _SECTION.match(part):
+                refs.append(part)
+            elif _CLAUSE.search(part):
+                refs.extend(_CLAUSE.findall(part))
+                part = _CLAUSE.sub("", part).strip(" :")
+                if part:
+                    keep.append(part)
+            elif part:
+                keep.append(part)
+        if not keep:
+            return ""
+        lead = m.group(0)[0] if m.group(0)[0].isspace() else ""
+        return "%s%s%s%s" % (lead, m.group(1), ", ".join(keep), m.group(3))
+
+    text = _GROUP.sub(group, message)
+    seen = []
+    for r in refs:
+        if r not in seen:
+            seen.append(r)
+    if not seen or not any(_CLAUSE.search(r) for r in seen):
+        return message
+    return "%s (spec: %s)" % (text.rstrip(), ", ".join(seen))
+
+
+class _UserText:
+    """Mixin: the message of the exception is user_text(message) (its clause references at the end)."""
+
+    def __init__(self, message="", *rest, **kw):
+        super().__init__(user_text(message), *rest, **kw)
 
 
 FAULT_CLASSES = {}
@@ -111,7 +288,7 @@ class Refused(Exception):
     names the parameter when there is one."""
 
     def __init__(self, message, *, code="E_UNSUPPORTED", reason=None, parameter=None):
-        super().__init__(message)
+        super().__init__(user_text(message))
         self.code = code
         self.reason = reason
         self.parameter = parameter
@@ -130,7 +307,7 @@ class Busy(Exception):
     """CINT_BUSY: another call is running on the context, or an output has a live export (code E_ALIAS)."""
 
     def __init__(self, message, *, code=None):
-        super().__init__(message)
+        super().__init__(user_text(message))
         self.code = code
 
 
@@ -144,15 +321,15 @@ class Faulted(Exception):
         self.nothing_ran = nothing_ran
 
 
-class Unpublished(Exception):
+class Unpublished(_UserText, Exception):
     """Reading a Buffer that has never been published."""
 
 
-class StaleHandle(Exception):
+class StaleHandle(_UserText, Exception):
     """Using a View or Buffer after its release."""
 
 
-class ResourceError(Exception):
+class ResourceError(_UserText, Exception):
     """CINT_RESOURCE during an entry."""
 
 
@@ -171,7 +348,7 @@ class ErrorResult(Exception):
         self.tag = tag
 
 
-class LoadError(Exception):
+class LoadError(_UserText, Exception):
     """A library that cannot be loaded."""
 
 

@@ -1096,8 +1096,13 @@ fail:
 
 static PyObject *Caller_get_python(Caller *c, void *closure) { return Py_NewRef(c->entry); }
 
+/* help(ctx.f), pydoc and inspect.getdoc read the export's own docstring (its cint signature), kept by the
+   _Entry: a data descriptor, so it is found on the instance before the type's tp_doc */
+static PyObject *Caller_get_doc(Caller *c, void *closure) { return PyObject_GetAttrString(c->entry, "__doc__"); }
+
 static PyGetSetDef Caller_getset[] = {
     {"_python", (getter)Caller_get_python, NULL, "the Python path of this export (its _Entry)", NULL},
+    {"__doc__", (getter)Caller_get_doc, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

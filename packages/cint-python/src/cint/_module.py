@@ -22,7 +22,7 @@ from cint_abi.faultrecord import decode_fault_record
 from cint_abi.reflect import read_library
 
 from . import _arrays as A
-from ._errors import (Busy, ErrorResult, Fault, Faulted, LoadError, RecorderClosed, Refused, ResourceError,
+from ._errors import (Busy, EntryInfo, ErrorResult, Fault, Faulted, LoadError, RecorderClosed, Refused, ResourceError,
                       fault_class)
 
 try:    # the C call path (8.1 paragraph 8); without it every call goes through ctypes
@@ -70,6 +70,47 @@ def _local_symbol(path, name):
     return None
 
 
+def _local_objects(path, prefix):
+    """name -> st_value of each local data object (STT_OBJECT) of the ELF .symtab of ``path`` whose name starts
+    with ``prefix``; {} for a stripped library or one this reader does not take."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return {}
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return {}
+    out = {}
+    try:
+        shoff, = struct.unpack_from("<Q", data, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+        secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + k * shentsize) for k in range(shnum)]
+        want = prefix.encode()
+        for sh in secs:
+            if sh[1] != 2:          # SHT_SYMTAB
+                continue
+            strtab = secs[sh[6]]
+            off, size, entsize = sh[4], sh[5], sh[9] or 24
+            for k in range(size // entsize):
+                st_name, st_info, _, _, st_value, _ = struct.unpack_from("<IBBHQQ", data, off + k * entsize)
+                s = strtab[4] + st_name
+                if data[s:s + len(want)] == want and (st_info & 0xF) == 1:
+                    end = data.index(b"\0", s)
+                    out[data[s:end].decode("ascii", "replace")] = st_value
+    except (struct.error, ValueError, IndexError):
+        return {}
+    return out
+
+
+class _gen_extent(C.Structure):
+    _fields_ = [("form", C.c_uint32), ("sym", C.c_uint32), ("offset", C.c_int64), ("lower", C.c_int64)]
+
+
+class _gen_kernel(C.Structure):     # cint_gen_kernel of runtime-c/include/cint_rt_gen.h
+    _fields_ = [("name", S.cint_name), ("param_count", C.c_uint32), ("size_count", C.c_uint32),
+                ("params", C.c_void_p), ("over_rank", C.c_uint32), ("reserved", C.c_uint32),
+                ("over", _gen_extent * 4)]
+
+
 class Module:
     """A loaded library: its reflection rows (cint_abi.reflect) and its error sets."""
 
@@ -107,6 +148,7 @@ class Module:
         self._api()
         self._copies = None
         self._struct_map = None
+        self._over_map = None
         base = _local_symbol(self.path, "cint_abi_version")
         off = _local_symbol(self.path, "cint_gen_copies")
         if base is not None and off is not None:
@@ -165,6 +207,28 @@ class Module:
         if addr and len(mods) == 1:
             self._invoke = addr
             self._index = {row.name: k for k, row in enumerate(mods[0].exports)}
+
+    def _over(self, qname):
+        """The over clause of kernel qname as the size-symbol index of each dimension, read from the kernel
+        descriptors the emitter writes (KD_*, local symbols of the library), or None where they cannot be read
+        (a stripped library)."""
+        if self._over_map is None:
+            self._over_map = {}
+            base = _local_symbol(self.path, "cint_abi_version")
+            if base is not None:
+                origin = C.cast(self._dll.cint_abi_version, C.c_void_p).value - base
+                for _, off in _local_objects(self.path, "KD_").items():
+                    k = _gen_kernel.from_address(origin + off)
+                    if not 1 <= k.over_rank <= 4 or not k.name.bytes or k.name.len > 4096:
+                        continue
+                    name = C.string_at(k.name.bytes, k.name.len).decode("utf-8", "replace")
+                    self._over_map[name] = tuple(int(k.over[d].sym) for d in range(k.over_rank))
+        return self._over_map.get(qname)
+
+    def _over_rank(self, name):
+        """The largest over rank of a kernel named name (qualified or by its last segment), 0 if none is known."""
+        self._over("")
+        return max((len(v) for k, v in self._over_map.items() if k == name or k.endswith("." + name)), default=0)
 
     def _digests(self):
         """The build digests a checkpoint's envelope carries: the library file and the source map."""
@@ -633,8 +697,9 @@ class Context:
             pass
 
     def __repr__(self):
-        return "<cint.Context of %s%s>" % (os.path.basename(self._module.path),
-                                          "" if self.__dict__.get("_h") else ", closed")
+        return "<cint.Context of %s; exports: %s%s>" % (
+            os.path.basename(self._module.path), "; ".join(_call_form(e) for e in self._module.exports) or "none",
+            "" if self.__dict__.get("_h") else ", closed")
 
 
 def _is_numpy(v):
@@ -868,6 +933,8 @@ class _Entry:
         self.row = row
         self.name = row.name
         self.__name__ = row.name
+        self.__doc__ = "%s %s: its type signature cannot be decoded (%s), so it cannot be called from Python" % (
+            row.kind, row.name, row.error)
         if row.signature is None:
             self._why = "export %s has a type signature this package cannot decode (%s)" % (row.name, row.error)
             return
@@ -875,6 +942,11 @@ class _Entry:
         self.params = list(zip(row.parameters, sig.params))
         self.kernel = row.kind == "kernel"
         self._why = None
+        self._info = EntryInfo(row.name, row.kind, self.params, list(row.size_names))
+        docs = ctx._module.__dict__.setdefault("_docs", {})    # one docstring per export of the Module
+        if row.name not in docs:
+            docs[row.name] = _docstring(row)
+        self.__doc__ = docs[row.name]
         argtypes = [C.c_void_p, C.c_int64]
         for pname, p in self.params:
             ct = _ctype(p.type, pname)
@@ -1015,7 +1087,12 @@ class _Entry:
                     for (kind, v, perm), (pname, p) in zip(plan, self.params):
                         if kind == "array" and perm and isinstance(v, A.Buffer) and (st == OK or not self.kernel):
                             v._published = True
-                return self._outcome(st, res, hints)
+                try:
+                    return self._outcome(st, res, hints)
+                except Fault as f:
+                    self._work_index(f, {pname: v for (kind, v, _), (pname, _p) in zip(plan, self.params)
+                                         if kind == "array"})
+                    raise
             finally:
                 ctx._lock.release()
                 for kind, v, _ in plan:     # 8.3 P-14: the DLPack capsule of this entry is deleted as it ends
@@ -1062,6 +1139,8 @@ class _Entry:
             return _value(vt, res.value)
         if st == FAULT:
             f = ctx.fault()
+            if f is not None:
+                f._entry = self._info       # the message names parameters and sizes (the record is unchanged)
             if f is not None and f.operation == "bind.type" and hints and f.operands:
                 f.hint = _bind_type_hint(self.params[f.operands[0]][0] if f.operands[0] < len(self.params) else None,
                                          hints)
@@ -1077,15 +1156,187 @@ class _Entry:
             raise Busy("%s: another call is running on this context" % self.name)
         if st == REFUSED:
             reason = ctx._reason()
-            raise Refused("%s: the runtime refused the call (%s)" % (self.name, reason),
-                          code=_REASON_CODE.get(reason, "E_UNSUPPORTED"), reason=reason)
+            written = [n for n, p in self.params if self._written(p) and isinstance(p.type, T.Array)]
+            raise Refused(_refusal_text(self, reason), code=_REASON_CODE.get(reason, "E_UNSUPPORTED"), reason=reason,
+                          parameter=written[0] if reason == "CINT_REFUSAL_PERMISSION" and len(written) == 1 else None)
         if st == RESOURCE:
             raise ResourceError("%s: the runtime had no room (CINT_RESOURCE); the context is Faulted until "
                                 "clear_fault()" % self.name)
         raise Refused("%s: unknown status %d" % (self.name, st))
 
+    def _work_index(self, f, arrays):
+        """Sets f.work_index, the index tuple over the kernel's over shape, for a work-item fault of this kernel
+        over two or more dimensions: the over clause names size symbols, whose values the arguments' shapes give
+        (arrays: parameter name -> argument, anything with a shape)."""
+        if not self.kernel or f.work_item is None or f.kernel is None:
+            return
+        over = self._ctx._module._over(f.kernel)
+        if over is None or len(over) < 2 or not (f.kernel == self.name or f.kernel.endswith("." + self.name)):
+            return
+        sizes = {}
+        for pname, p in self.params:
+            v = arrays.get(pname)
+            shape = getattr(v, "shape", None)
+            dims = getattr(p.type, "dims", ())
+            if shape is None or len(shape) != len(dims):
+                continue
+            for extent, d in zip(shape, dims):
+                b = getattr(d, "bound", None)
+                if b is None or b.symbol is None or b.symbol in sizes:
+                    continue
+                sizes[b.symbol] = int(extent) - b.offset + (d.lower - 1 if isinstance(d, T.Range) else 0)
+        if any(s not in sizes or sizes[s] <= 0 for s in over):
+            return
+        flat, idx = f.work_item, []
+        for s in reversed(over):
+            idx.append(flat % sizes[s])
+            flat //= sizes[s]
+        if flat == 0:
+            f.work_index = tuple(reversed(idx))
+
     def __repr__(self):
         return "<cint entry %s>" % self.name
+
+
+class _OverCall:
+    """The C call path of a kernel over two or more dimensions: a Fault it raises gets its work_index from the
+    call's arguments (8.1 paragraph 7)."""
+
+    def __init__(self, c, e):
+        self._c, self._e, self.__doc__ = c, e, e.__doc__
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return self._c(*args, **kwargs)
+        except Fault as f:
+            arrays = dict(zip((n for n, _ in self._e.params), args))
+            arrays.update(kwargs)
+            self._e._work_index(f, arrays)
+            raise
+
+    def __getattr__(self, name):
+        return getattr(self._c, name)
+
+    def __repr__(self):
+        return repr(self._e)
+
+
+# what each runtime refusal reason says of an argument (7.1 paragraph 10), in the caller's terms
+_REFUSAL_TEXT = {
+    "CINT_REFUSAL_PERMISSION": "an array argument of a parameter the entry writes ({written}) is read-only memory; "
+                               "borrow it with cint.borrow(a, writable=True{copy}), or pass a cint.Buffer",
+    "CINT_REFUSAL_GENERATION": "a View or Buffer names a registration that has ended; borrow the memory again",
+    "CINT_REFUSAL_BUFFER": "a View or Buffer names no registration of this context; borrow the memory again",
+    "CINT_REFUSAL_EXTENT": "a View reaches outside the memory it was borrowed from",
+    "CINT_REFUSAL_ALIGN": "an array argument starts at an address not aligned for its element type; pass cint.copy(a)",
+    "CINT_REFUSAL_BOOL": "a Bool array holds a byte other than 0 or 1",
+    "CINT_REFUSAL_TYPE": "an array argument's element type is not its registration's",
+}
+
+
+def _refusal_text(e, reason):
+    written = [n for n, p in e.params if e._written(p) and isinstance(p.type, T.Array)]
+    what = _REFUSAL_TEXT.get(reason)
+    if what is None:
+        return "%s: the runtime refused the call (%s); nothing ran" % (e.name, reason)
+    return "%s: the runtime refused the call, and nothing ran: %s (%s)" % (
+        e.name, what.format(written=", ".join(written) or "none", copy=', publish="copy"' if e.kernel else ""),
+        reason)
+
+
+def _type_text(t, sizes, defs=()):
+    """A typesig type as cint source writes it."""
+    if isinstance(t, T.Bool):
+        return "Bool"
+    if isinstance(t, T.Int):
+        return ("I%d" if t.signed else "U%d") % t.bits
+    if isinstance(t, T.Fixed):
+        return _fixed_name(t)
+    if isinstance(t, T.Array):
+        from ._errors import _extent_text
+        return "%s[%s]" % (_type_text(t.elem, sizes, defs), ", ".join(_extent_text(d, sizes) for d in t.dims))
+    d = getattr(t, "defn", None)
+    if d is None:
+        k = getattr(t, "index", None)
+        if k is None:
+            k = getattr(t, "set_index", None)
+        d = defs[k] if k is not None and k < len(defs) else None
+    name = d.qname.rsplit(".", 1)[-1] if d is not None else "?"
+    if isinstance(t, T.ErrorUnion):
+        return "%s!%s" % (name, _type_text(t.value, sizes, defs)) if t.value is not None else name
+    return name
+
+
+def _cint_signature(row):
+    sig = row.signature
+    sizes = list(row.size_names)
+    params = ", ".join("%s %s %s" % (p.mode, _type_text(p.type, sizes, sig.definitions), n) if p.mode != "in" or
+                       isinstance(p.type, T.Array) else "%s %s" % (_type_text(p.type, sizes, sig.definitions), n)
+                       for n, p in zip(row.parameters, sig.params))
+    res = "void " if sig.result is None else _type_text(sig.result, sizes, sig.definitions) + " "
+    head = "kernel " if row.kind == "kernel" else res
+    return "%s%s%s(%s)" % (head, row.name, "[%s]" % ", ".join(sizes) if sizes else "", params)
+
+
+def _split(row):
+    """(positional, by name) parameter names of an export: an array it may write goes by name (8.1 paragraph 3)."""
+    pos, named = [], []
+    for n, p in zip(row.parameters, row.signature.params):
+        (named if p.mode in ("out", "inout") and isinstance(p.type, T.Array) else pos).append(n)
+    return pos, named
+
+
+def _call_form(row):
+    """The export as a Python call: name(positional, *, by-name)."""
+    if row.signature is None:
+        return "%s(?)" % row.name
+    pos, named = _split(row)
+    return "%s(%s)" % (row.name, ", ".join(pos + (["*"] + named if named else [])))
+
+
+_EFFECT_TEXT = {"pure": "pure: it neither prints nor reaches a host function",
+                "observe": "observe: it, or a function it calls, prints (an output effect, which a recording holds)",
+                "unrestricted": "unrestricted: it reaches a host function that replay cannot repeat"}
+
+
+def _docstring(row):
+    """help(ctx.<export>): its cint signature, modes, the arguments that go by name, and its effect class."""
+    sig = row.signature
+    sizes = list(row.size_names)
+    pos, named = _split(row)
+    call = ", ".join(pos + ["*"] + ["%s=..." % n for n in named] + ["fuel=..."])
+    lines = [_cint_signature(row), "", "Call: ctx.%s(%s)  (fuel= sets the budget of this one call)" % (row.name, call),
+             ""]
+    lines.append("%s %s, effect class %s." % ("A kernel" if row.kind == "kernel" else "A function", row.name,
+                                               _EFFECT_TEXT.get(row.effect, row.effect)))
+    if sizes:
+        lines.append("Size symbols %s: taken from the extents of the array arguments, never passed." %
+                     ", ".join(sizes))
+    lines.append("")
+    lines.append("Parameters:")
+    for n, p in zip(row.parameters, sig.params):
+        t = _type_text(p.type, sizes, sig.definitions)
+        if isinstance(p.type, T.Array):
+            if p.mode == "in":
+                how = "positional or by name; a NumPy array (borrowed), a View or a Buffer, only read"
+            elif row.kind == "kernel":
+                how = ('by name (%s=...); a cint.Buffer (cint.empty), or cint.borrow(a, writable=True, '
+                       'publish="copy"); published when the dispatch completes' % n)
+            else:
+                how = ("by name (%s=...); a writable View (cint.borrow(a, writable=True)) or a Buffer, written "
+                       "in place" % n)
+        else:
+            how = "positional or by name; a Python %s" % ("bool" if isinstance(p.type, T.Bool) else
+                                                          "cint.Fixed" if isinstance(p.type, T.Fixed) else "int")
+        lines.append("  %s: %s %s -- %s" % (n, p.mode, t, how))
+    if sig.result is not None:
+        lines.append("Returns %s%s." % (_type_text(sig.result, sizes, sig.definitions),
+                                         "; an error value raises the error set's cint.ErrorResult subclass"
+                                         if isinstance(sig.result, (T.ErrorUnion, T.ErrorSetRef)) else ""))
+    else:
+        lines.append("Returns None.")
+    lines.append("A fault raises cint.Fault; a refused argument raises cint.Refused, and nothing runs.")
+    return "\n".join(lines)
 
 
 def _np_types(kind, size):
@@ -1157,8 +1408,11 @@ def _caller(ctx, e):
                    C.cast(dll.cint_buffer_release, C.c_void_p).value)
         np = sys.modules.get("numpy")
         last = (e.name, [n for n, _ in e.params])
-        return _FC.Caller(ctx, ctx._lock, e, e._c_outcome, last, (invoke, ctx._module._index[e.name]), ctx._fuel, e.kernel, tuple(params),
-                          result, runtime, A.View, A.Buffer, np.ndarray if np is not None else None)
+        c = _FC.Caller(ctx, ctx._lock, e, e._c_outcome, last, (invoke, ctx._module._index[e.name]), ctx._fuel, e.kernel,
+                       tuple(params), result, runtime, A.View, A.Buffer, np.ndarray if np is not None else None)
+        if e.kernel and ctx._module._over_rank(e.name) > 1:
+            return _OverCall(c, e)
+        return c
     except (NotImplementedError, ValueError, TypeError, OverflowError, RuntimeError, AttributeError):
         return e
 

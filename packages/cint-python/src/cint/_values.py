@@ -499,7 +499,20 @@ def _describe(bits, fmt):
         what = ("-inf" if bits >> (_FORMATS[fmt][0] - 1) else "inf") if frac == 0 else "NaN"
         return "%s %s (bits %s)" % (fmt, what, _hexbits(bits, fmt))
     sig, exp = _exact_pair(*d)
-    return "%s %d * 2^%d (bits %s)" % (fmt, sig, exp, _hexbits(bits, fmt))
+    return "%s (%s %d * 2^%d exactly, bits %s)" % (_decimal(bits, fmt), fmt, sig, exp, _hexbits(bits, fmt))
+
+
+def _decimal(bits, fmt):
+    """The shortest decimal that reads back as this binary64 or binary32 value (a message shows it beside the
+    exact value)."""
+    if fmt == "binary64":
+        return repr(struct.unpack("<d", bits.to_bytes(8, "little"))[0])
+    v = struct.unpack("<f", bits.to_bytes(4, "little"))[0]
+    for digits in range(1, 10):
+        text = "%.*g" % (digits, v)
+        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == v:
+            return repr(float(text))
+    return repr(v)
 
 
 def _unravel(flat, shape):

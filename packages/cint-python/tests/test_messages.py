@@ -1,0 +1,231 @@
+"""Messages in the user's terms, and help() on exports (issue 17 items 3 and 4).
+
+The messages are derived from the fault record and the export's reflection row; the record itself (its
+fields and canonical bytes) is the same as before. SPEC-03P.1 8.1 paragraph 7 lists what a Fault carries,
+8.4 the hazards whose messages say what to do.
+"""
+import inspect
+import os
+import pydoc
+
+import pytest
+
+import cint
+from cint._errors import user_text
+
+np = pytest.importorskip("numpy")
+
+SOURCE = """\
+export kernel add2[n](in I64[n] a, in I64[n] b, out I64[n] y) over [i: n] {
+    y[i] = a[i] + b[i];
+}
+
+export kernel grid[m, n](in I64[m, n] x, out I64[m, n] y) over [i: m, j: n] {
+    y[i, j] = 100 / x[i, j];
+}
+
+export kernel line[n](in I64[n] x, out I64[n] y) over [i: n] {
+    y[i] = 100 / x[i];
+}
+
+export I64 pick2[m, n](in I64[m, n] x, I64 r, I64 c) {
+    return x[r, c];
+}
+
+export I64 pick[n](in I64[n] x, I64 k) {
+    return x[k];
+}
+
+export I64 bump[n](inout I64[n] x) {
+    x[0] = x[0] + 1;
+    return 0;
+}
+
+error ParseError { empty, bad_digit }
+
+export ParseError!I64 parse_u(in U8[_] s) {
+    if (len(s) == 0) {
+        return ParseError.empty;
+    }
+    return 0;
+}
+
+export void twice[n](inout I32[n] a, I32 k) {
+    for i in 0..n {
+        a[i] = a[i] * k;
+    }
+}
+
+export I64 total[n](in I64[n] x) {
+    I64 s = 0;
+    for i in 0..n {
+        s = s + x[i];
+    }
+    return s;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def mod(tmp_path_factory):
+    base = tmp_path_factory.mktemp("messages")
+    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
+    os.environ["CINT_PY_CACHE"] = str(base / "cache")
+    os.environ.pop("CINT_EXE", None)
+    src = base / "msgs.ci"
+    src.write_text(SOURCE)
+    yield cint.load(src)
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+def _fault(call, ctx):
+    with pytest.raises(cint.Fault) as info:
+        call()
+    f = info.value
+    assert f.record == ctx.fault().record      # the record is the runtime's, unchanged by the message
+    ctx.clear_fault()
+    return f
+
+
+# --- item 3: entry faults name the parameter, the dimension and the size symbol ------------------------
+
+@pytest.mark.clause("P-16", "A-9")
+def test_bind_shape_names_the_parameter_and_who_fixed_the_size(mod):
+    ctx = mod.context()
+    a3, b4 = np.arange(3, dtype=np.int64), np.arange(4, dtype=np.int64)
+    f = _fault(lambda: ctx.add2(a3, b4, y=cint.empty(3, "I64")), ctx)
+    assert (f.operation, f.operands, f.limit) == ("bind.shape", (1, 0, 4), 3)
+    head = str(f).splitlines()[0]
+    assert "parameter b, dimension 0, has extent 4" in head
+    assert "declared extent n is 3" in head
+    assert "size n was fixed by parameter a, dimension 0" in head
+    assert "parameter: 1 (b)" in str(f) and "expected:  3" in str(f)
+    # the output disagrees: it is named, and a is still the one that fixed n
+    f = _fault(lambda: ctx.add2(a3, a3, y=cint.empty(4, "I64")), ctx)
+    assert "parameter y, dimension 0, has extent 4" in str(f) and "fixed by parameter a" in str(f)
+    assert "operand 1" not in str(f)
+
+
+@pytest.mark.clause("P-15", "P-16")
+def test_bind_limit_says_publish_copy(mod):
+    ctx = mod.context()
+    a = np.arange(3, dtype=np.int64)
+    f = _fault(lambda: ctx.add2(a, a, y=cint.borrow(np.zeros(3, np.int64), writable=True)), ctx)
+    assert f.operation == "bind.limit" and f.operands == (2,)
+    assert 'parameter y' in str(f) and 'publish="copy"' in str(f) and "cint.Buffer" in str(f)
+
+
+@pytest.mark.clause("P-16")
+def test_read_only_view_for_a_written_parameter(mod):
+    ctx = mod.context()
+    with pytest.raises(cint.Refused, match="writable=True") as info:
+        ctx.bump(x=cint.borrow(np.zeros(3, np.int64)))
+    assert info.value.parameter == "x"
+    # the runtime's own refusal (a View whose registration here is read-only, made writable after it)
+    v = cint.borrow(np.zeros(3, np.int64))
+    assert ctx.total(v) == 0
+    v.writable = True
+    with pytest.raises(cint.Refused) as info:
+        ctx.bump(x=v)
+    ex = info.value
+    assert ex.reason == "CINT_REFUSAL_PERMISSION" and ex.parameter == "x"
+    assert "read-only" in str(ex) and "writable=True" in str(ex) and "(x)" in str(ex)
+    assert not str(ex).startswith("bump: the runtime refused the call (CINT_REFUSAL_PERMISSION)")
+
+
+@pytest.mark.clause("P-16")
+def test_index_fault_names_dimension_and_index(mod):
+    ctx = mod.context()
+    x = np.ones((2, 3), np.int64)
+    f = _fault(lambda: ctx.pick2(x, 1, 5), ctx)
+    assert f.operands == (1, 5) and f.limit == 3
+    text = str(f)
+    assert "dimension: 1" in text and "index:     5" in text and "extent:    3" in text
+    assert "left" not in text and "right" not in text
+    f = _fault(lambda: ctx.pick(np.arange(3, dtype=np.int64), 7), ctx)
+    assert "index:     7" in str(f) and "extent:    3" in str(f)
+
+
+@pytest.mark.clause("P-16")
+def test_work_index_is_the_tuple_over_the_over_shape(mod):
+    ctx = mod.context()
+    x = np.ones((2, 3), np.int64)
+    x[1, 2] = 0
+    for out in (cint.empty((2, 3), "I64"), cint.borrow(np.zeros((2, 3), np.int64), writable=True, publish="copy")):
+        f = _fault(lambda: ctx.grid(x, y=out), ctx)
+        assert f.operation.startswith("div.") and f.work_item == 5
+        assert f.work_index == (1, 2)
+        assert "work item 5 (index 1, 2)" in str(f)
+    x[0, 1] = 0
+    f = _fault(lambda: ctx.entry("grid")(x, y=cint.empty((2, 3), "I64")), ctx)
+    assert f.work_item == 1 and f.work_index == (0, 1)
+    python_path = getattr(ctx.grid, "_python", ctx.grid)       # the ctypes path (_Entry) of the same export
+    f = _fault(lambda: python_path(x, y=cint.empty((2, 3), "I64")), ctx)
+    assert f.work_item == 1 and f.work_index == (0, 1) and "(index 0, 1)" in str(f)
+    # one dimension: work_item is the index, work_index stays None
+    f = _fault(lambda: ctx.line(np.array([1, 0, 1], np.int64), y=cint.empty(3, "I64")), ctx)
+    assert f.work_item == 1 and f.work_index is None
+
+
+@pytest.mark.clause("P-16")
+def test_clause_identifiers_move_to_a_trailing_spec_note():
+    assert user_text("cannot be an output; end the export first (6.3 P-18)") == \
+        "cannot be an output; end the export first (spec: 6.3 P-18)"
+    assert user_text("malformed checkpoint (H-19a): truncated") == "malformed checkpoint: truncated (spec: H-19a)"
+    assert user_text("full (next identifier 2**64 - 1, M-11); nothing changed") == \
+        "full (next identifier 2**64 - 1); nothing changed (spec: M-11)"
+    assert user_text("tag not allowed here [A-24]") == "tag not allowed here (spec: A-24)"
+    assert user_text("UTF-8 bytes (a str)") == "UTF-8 bytes (a str)"
+    ex = cint.Refused("x is refused (7.1 paragraph 3, H-12, P-20); pass y")
+    assert str(ex) == "x is refused; pass y (spec: 7.1 paragraph 3, H-12, P-20)"
+    assert str(cint.Busy("a live export (6.3 P-18)")) == "a live export (spec: 6.3 P-18)"
+
+
+@pytest.mark.clause("P-16", "X-4")
+def test_from_float_overflow_prints_decimal_and_exact():
+    with pytest.raises(cint.Refused) as info:
+        cint.from_float([40000.0], "Q8.8")
+    text = str(info.value)
+    assert "40000.0 (binary64 625 * 2^6 exactly" in text
+    with pytest.raises(cint.Refused) as info:
+        cint.from_float(np.array([300.1], np.float32), "Q8.8")
+    assert "300.1 (binary32" in str(info.value)
+
+
+# --- item 4: help() -------------------------------------------------------------------------------------
+
+@pytest.mark.clause("P-16")
+def test_help_of_an_export(mod):
+    ctx = mod.context()
+    for name in ("grid", "add2", "bump", "pick"):
+        doc = inspect.getdoc(getattr(ctx, name))
+        assert doc == inspect.getdoc(ctx.entry(name))
+        page = pydoc.render_doc(getattr(ctx, name), renderer=pydoc.plaintext)
+        assert doc.splitlines()[0] in page
+    doc = inspect.getdoc(ctx.add2)
+    assert doc.splitlines()[0] == "kernel add2[n](in I64[n] a, in I64[n] b, out I64[n] y)"
+    assert "ctx.add2(a, b, *, y=..., fuel=...)" in doc
+    assert "effect class pure" in doc and 'publish="copy"' in doc and "by name (y=...)" in doc
+    doc = inspect.getdoc(ctx.bump)
+    assert doc.splitlines()[0] == "I64 bump[n](inout I64[n] x)"
+    assert "by name (x=...)" in doc and "written in place" in doc and "Returns I64." in doc
+    assert inspect.getdoc(ctx.pick).splitlines()[0] == "I64 pick[n](in I64[n] x, I64 k)"
+    doc = inspect.getdoc(ctx.parse_u)
+    assert doc.splitlines()[0] == "ParseError!I64 parse_u(in U8[_] s)"
+    assert "ErrorResult" in doc and "positional or by name" in doc
+    doc = inspect.getdoc(ctx.twice)
+    assert doc.splitlines()[0] == "void twice[n](inout I32[n] a, I32 k)"
+    assert "ctx.twice(k, *, a=..., fuel=...)" in doc and "Returns None." in doc
+
+
+@pytest.mark.clause("P-16")
+def test_context_repr_lists_exports(mod):
+    ctx = mod.context()
+    r = repr(ctx)
+    assert "exports: add2(a, b, *, y); grid(x, *, y)" in r and "bump(*, x)" in r and "pick(x, k)" in r
+    ctx.close()
+    assert repr(ctx).endswith(", closed>")
