@@ -6,7 +6,8 @@ Type signatures from cint_abi.typesig.build_signature; fault records and canonic
 C runtime's own test programs (runtime-c/tests/test_runtime.c and test_state.c, built with cc), whose
 bytes cint_abi decodes; checkpoints from cint.load contexts; `.expect` texts from the upstream
 conformance suite beside the repository.  Each seed is named by its SHA-256 prefix, so running
-this again changes nothing."""
+this again adds only seeds whose bytes differ (checkpoints hold the digests of a temporary
+module's path, so they may)."""
 from __future__ import annotations
 
 import hashlib

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.clause("A-24")
 
 U8, U16, U32 = 0x21, 0x22, 0x23
 MB = 1 << 20
-SECONDS_PER_MB = 2.5           # a linear decoder takes about 0.3 s per MB here
+# CPU seconds (time.process_time: the machine may be shared): the linear decoder takes about
+# 0.5 s per MB; the quadratic one took 215 s for the 1 MB chain.
+SECONDS_PER_MB = 3.0
 
 
 def u32(n: int) -> bytes:
@@ -147,9 +149,9 @@ def test_a_1_mb_signature_decodes_in_linear_time(name):
     make, valid = SHAPES[name]
     data = make(MB)
     assert MB <= len(data) < 2 * MB
-    t = time.perf_counter()
+    t = time.process_time()
     got = _decode(data)
-    spent = time.perf_counter() - t
+    spent = time.process_time() - t
     if valid:
         assert not isinstance(got, SignatureError), str(got)
     else:
@@ -186,11 +188,11 @@ def test_huge_counts_are_refused_before_anything_is_read(field, least):
         data = DOMAIN + u32(1) + b"\x71" + nm("m.S") + b"\x00" + huge + pad
     else:
         data = DOMAIN + u32(0) + u32(0) + huge + pad
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(SignatureError) as e:
         decode_signature(data)
     assert e.value.rule == ts.R_COUNT, str(e.value)
-    assert time.perf_counter() - t < 0.1
+    assert time.process_time() - t < 0.1
 
 
 def test_an_early_set_size_error_is_reported_before_a_later_error():
