@@ -3,7 +3,16 @@
 This file sits at the root so that `--clause` and `--executor` exist whatever
 subset of the tests is run (`pytest packages/cint-abi/tests --clause A-9`).
 The conformance suite's own fixtures and summary are in tests-conformance/.
+
+Every test run builds into a private build cache: the controller (or a run without xdist) makes
+one temporary folder, points ``CINT_CACHE`` at it before any test or worker starts (xdist workers
+get it through their ``workerinput`` as well as the environment), and removes it at the end, so a
+run leaves nothing in ``~/.cache/cint`` (issue 11 item 14).  ``CINT_TEST_KEEP_CACHE=1`` keeps it.
 """
+import os
+import shutil
+import tempfile
+
 import pytest
 
 from conformance_clauses import clause_matches
@@ -29,9 +38,31 @@ def pytest_addoption(parser):
     )
 
 
+_PRIVATE_CACHE = []     # the folder this process made and removes at the end
+
+
 def pytest_configure(config):
     if not any(line.startswith("clause(") for line in config.getini("markers")):
         config.addinivalue_line("markers", CLAUSE_MARKER)
+    given = getattr(config, "workerinput", {}).get("cint_cache")
+    if given:                                   # an xdist worker: the controller's folder
+        os.environ["CINT_CACHE"] = given
+    elif not _PRIVATE_CACHE:
+        folder = tempfile.mkdtemp(prefix="cint-test-cache-")
+        _PRIVATE_CACHE.append(folder)
+        os.environ["CINT_CACHE"] = folder
+    os.environ.pop("CINT_PY_CACHE", None)       # under CINT_CACHE unless a test sets its own
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist: each worker builds into the controller's private cache."""
+    node.workerinput["cint_cache"] = os.environ["CINT_CACHE"]
+
+
+def pytest_unconfigure(config):
+    if _PRIVATE_CACHE and not os.environ.get("CINT_TEST_KEEP_CACHE"):
+        shutil.rmtree(_PRIVATE_CACHE.pop(), ignore_errors=True)
 
 
 def clause_tags_of(item) -> list[str]:

@@ -25,6 +25,14 @@ for project in packages/*/pyproject.toml; do
     [ -f "$project" ] && packages+=(-e "$(dirname "$project")")
 done
 
+# clang for the libFuzzer targets of scripts/fuzz.sh (about 25 s once; tests skip C targets without it)
+if ! command -v clang > /dev/null && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null &&
+    [ "${CINT_SETUP_CLANG:-1}" = 1 ]; then
+    echo "setup: installing clang (libFuzzer) with apt-get; CINT_SETUP_CLANG=0 skips this"
+    { timeout 300 apt-get update -qq && timeout 300 apt-get install -y -qq clang; } > /dev/null 2>&1 ||
+        echo "setup: could not install clang; scripts/fuzz.sh and its tests skip the C targets"
+fi
+
 fresh=1
 if [ ! -f "$STAMP" ]; then
     fresh=0

@@ -260,6 +260,8 @@ RT_API cint_status cint_lease_end(cint_ctx *ctx, uint64_t lease)
 int64_t rt_count(const cint_gen_array *a)
 {
     int64_t n = 1;
+    for (uint32_t d = 0; d < a->rank; d++)
+        if (a->shape[d] == 0) return 0; /* an empty view: its other extents were not multiplied (fuzz_views) */
     for (uint32_t d = 0; d < a->rank; d++) n *= a->shape[d];
     return n;
 }

@@ -17,6 +17,12 @@
 #   - test_runtime again at -O2 with cint_gen_sum's blocks shrunk to 8 elements
 #   - test_state (tests/test_state.c): the canonical state encoder and restore of state.c, with a
 #     restore fuzz; the states it writes are decoded and encoded again by cint_abi (state_check.py)
+#   - test_threads (tests/test_threads.c): four threads with a context each, and four threads sharing
+#     one context (the second caller is CINT_BUSY); built plain, under ASan/UBSan, and again with
+#     test_runtime under ThreadSanitizer (-fsanitize=thread), where any report fails the run
+#
+# Each test program that passes prints "run.sh: [MODE] PASS NAME" (tests-conformance/test_runtime_c.py
+# reads these lines).
 #
 # Environment: CC (default cc), PYTHON (default the repository's .venv, else python3),
 # CINT_EXAMPLES (default ../shared/spec/examples beside the repository).
@@ -41,6 +47,7 @@ export CINT_RT=$rt/include
 
 fail() { echo "run.sh: FAIL: $*" >&2; exit 1; }
 step() { echo "run.sh: $*"; }
+pass() { echo "run.sh: [$1] PASS $2"; }
 
 rm -rf "$build"
 mkdir -p "$build"
@@ -96,12 +103,14 @@ run_mode() { # $1: plain or san
             fail "[$mode] fault records differ from cint_abi.faultrecord: see $d/records.diff"
         step "[$mode] $(wc -l < "$d/records.sorted") fault records equal cint_abi's bytes"
     fi
+    pass "$mode" test_runtime
 
     step "[$mode] test_state (canonical state and restore, with a restore fuzz)"
     "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
         "$here/test_state.c" -o "$d/test_state"
     "$d/test_state" "$d/states.txt"
     PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" "$here/state_check.py" "$d/states.txt"
+    pass "$mode" test_state
 
     step "[$mode] test_containers (arenas, pools, handles, their fault records and restore, with a fuzz)"
     "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
@@ -109,11 +118,25 @@ run_mode() { # $1: plain or san
     "$d/test_containers" "$d/mutants.txt"
     PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" "$here/containers_check.py" \
         "$d/mutants.txt"
+    pass "$mode" test_containers
+
+    step "[$mode] test_threads (4 threads with 4 contexts, 4 threads on one context)"
+    "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -pthread -I "$CINT_RT" "$rt"/src/*.c "$here/fixtures/tour_mod.c" \
+        "$here/test_threads.c" -o "$d/test_threads"
+    "$d/test_threads"
+    pass "$mode" test_threads
+
+    step "[$mode] test_fuzz_regressions (inputs the fuzz/c targets found)"
+    "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" "$rt"/src/*.c "$here/fixtures/tour_mod.c" \
+        "$here/test_fuzz_regressions.c" -o "$d/test_fuzz_regressions"
+    "$d/test_fuzz_regressions"
+    pass "$mode" test_fuzz_regressions
 
     step "[$mode] test_wide (the I128..I1024 helpers of wide.c)"
     "$CC" "${warn[@]}" "${extra[@]}" -O1 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
         "$here/test_wide.c" -o "$d/test_wide"
     "$d/test_wide"
+    pass "$mode" test_wide
 
     [ "$have_examples" = 1 ] || return 0
     step "[$mode] spec examples host.c, tour.c, reflect.c"
@@ -127,6 +150,31 @@ run_mode() { # $1: plain or san
         cmp -s "$d/$prog.got" "$examples/$prog.out" ||
             { diff "$examples/$prog.out" "$d/$prog.got" >&2; fail "[$mode] $prog output differs from $prog.out"; }
     done
+    pass "$mode" spec_examples
+}
+
+run_tsan() { # the thread-relevant tests under ThreadSanitizer; any report fails
+    local d=$build/tsan tsan=(-fsanitize=thread -fno-omit-frame-pointer)
+    mkdir -p "$d"
+    if ! printf 'int main(void) { return 0; }\n' | "$CC" "${tsan[@]}" -x c - -o "$d/probe" 2> /dev/null ||
+        ! "$d/probe" 2> /dev/null; then
+        step "SKIPPED [tsan]: $CC cannot build or run a -fsanitize=thread program here"
+        return 0
+    fi
+    export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=1${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
+    step "[tsan] test_threads"
+    "$CC" "${warn[@]}" "${tsan[@]}" -O1 -g -pthread -I "$CINT_RT" "$rt"/src/*.c "$here/fixtures/tour_mod.c" \
+        "$here/test_threads.c" -o "$d/test_threads"
+    "$d/test_threads" 2> "$d/test_threads.err" || { cat "$d/test_threads.err" >&2; fail "[tsan] test_threads"; }
+    grep -q "ThreadSanitizer" "$d/test_threads.err" && { cat "$d/test_threads.err" >&2; fail "[tsan] warnings"; }
+    pass tsan test_threads
+    step "[tsan] test_runtime (the busy flag, the output callback, the staging cache)"
+    "$CC" "${warn[@]}" "${tsan[@]}" -O1 -g -pthread -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
+        "$here/fixtures/advance_mod.c" "$here/fixtures/tour_mod.c" "$here/test_runtime.c" -o "$d/test_runtime"
+    "$d/test_runtime" "$d/records.txt" 2> "$d/test_runtime.err" ||
+        { cat "$d/test_runtime.err" >&2; fail "[tsan] test_runtime"; }
+    grep -q "ThreadSanitizer" "$d/test_runtime.err" && { cat "$d/test_runtime.err" >&2; fail "[tsan] warnings"; }
+    pass tsan test_runtime
 }
 
 check_symbols() { # A-12: the library exports exactly these
@@ -176,6 +224,9 @@ small_sum_blocks() { # cint_gen_sum in blocks of 8 elements gives the same answe
 run_mode plain
 small_sum_blocks
 check_symbols
+pass plain symbols
 check_static_data
+pass plain static_data
 run_mode san
+run_tsan
 step "all passed"

@@ -104,14 +104,23 @@ Decisions where SPEC-03P.1 7.5 is silent
    Inline structs can nest exponentially, so a prototype longer than
    :data:`MAX_PROTOTYPE_CHARS` is refused with ``ValueError`` before it is
    written (an implementation limit).
-13. Cost on hostile input: the decoder never recurses deeper than an array
-   element or an error union's value, walks definitions iteratively, and
-   keeps each combined set's flattened members, capped at 65535 values, so
-   chains and diamonds of combined sets cost no repeated walks.
+13. Cost on hostile input: time and memory are linear in the input (for
+   a 1 MB signature, well under a second).  The decoder never recurses deeper
+   than an array element or an error union's value and walks definitions
+   iteratively.  The values of combined sets are counted after the
+   definitions are read (an error found there that lies earlier in the bytes
+   than a later error of another kind is still the one reported): each
+   plain set's values are a run of bit positions, a combined set is its
+   largest member's set plus a bit mask of what the others add (or that
+   member itself when they add nothing), a set above 65535 values is only
+   marked as such, and a set's bits are released after the last definition
+   that names it, so chains, diamonds and fan-outs of combined sets cost no
+   repeated walks and no copies of whole sets.
 """
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
@@ -349,6 +358,7 @@ U8, U16, U32, U64 = Int(False, 8), Int(False, 16), Int(False, 32), Int(False, 64
 # ---------------------------------------------------------------------------
 # Decoding
 
+_U16, _U32 = struct.Struct("<H"), struct.Struct("<I")
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DEF_STRUCT, _DEF_SET = "struct", "error set"
 
@@ -364,32 +374,39 @@ def _is_ident(b: bytes) -> bool:
 class _Reader:
     def __init__(self, data: bytes, trace: Optional[list] = None):
         self.data = memoryview(data).cast("B")
+        self.end = len(self.data)
         self.pos = 0
         self.trace = trace
 
     def remaining(self) -> int:
-        return len(self.data) - self.pos
+        return self.end - self.pos
 
     def need(self, n: int, what: str) -> int:
         at = self.pos
-        if self.remaining() < n:
-            raise SignatureError(at, R_TRUNCATED, f"{what} needs {n} bytes, {self.remaining()} remain")
-        self.pos += n
+        if self.end - at < n:
+            raise SignatureError(at, R_TRUNCATED, f"{what} needs {n} bytes, {self.end - at} remain")
+        self.pos = at + n
         return at
 
     def u8(self, what: str) -> int:
-        at = self.need(1, what)
+        at = self.pos
+        if at >= self.end:
+            self.need(1, what)
+        self.pos = at + 1
         return self.data[at]
 
     def u16(self, what: str) -> int:
         at = self.need(2, what)
-        return int.from_bytes(self.data[at:at + 2], "little")
+        return _U16.unpack_from(self.data, at)[0]
 
     def u32(self, what: str) -> int:
-        at = self.need(4, what)
+        at = self.pos
+        if self.end - at < 4:
+            self.need(4, what)
+        self.pos = at + 4
         if self.trace is not None:
             self.trace.append(at)
-        return int.from_bytes(self.data[at:at + 4], "little")
+        return _U32.unpack_from(self.data, at)[0]
 
     def i64(self, what: str) -> int:
         at = self.need(8, what)
@@ -441,7 +458,7 @@ class _Decoder:
         self.size_count = 0
         self.referenced: set[int] = set()
         self.names = {_DEF_STRUCT: set(), _DEF_SET: set()}
-        self.leaves: dict[int, Optional[tuple[frozenset, int]]] = {}
+        self.combined: list[tuple[int, int, int]] = []   # (definition, offset of its member count, limit)
 
     # -- references
     def ref(self, at: int, index: int, kind: str, limit: int) -> None:
@@ -556,28 +573,6 @@ class _Decoder:
             raise SignatureError(at, R_PLACE, f"{t:#04x} as an error set's underlying type")
         return Int(False, _TAG_INT[t][1])
 
-    def leaves_of(self, members: list[int]):
-        """The plain sets a combined set flattens to, as (frozenset of indices, value count).
-
-        ``None`` when the count is above :data:`_LEAF_CAP`, the largest limit that an
-        input can exceed (decision 3).  Each set's answer is kept, so a chain or a
-        diamond of combined sets costs no recursion and no repeated walk.
-        """
-        known = [self.leaves[m] for m in members]
-        if any(k is None for k in known):
-            return None
-        known.sort(key=lambda k: -len(k[0]))
-        base, total = known[0]
-        extra: set[int] = set()
-        for ids, _ in known[1:]:
-            for i in ids:
-                if i not in base and i not in extra:
-                    extra.add(i)
-                    total += len(self.defs[i].values)
-                    if total > _LEAF_CAP:
-                        return None
-        return (base, total) if not extra else (base | extra, total)
-
     def definition(self, k: int):
         r = self.r
         at = r.pos
@@ -633,7 +628,6 @@ class _Decoder:
                     raise SignatureError(nat, R_DUP_NAME, f"value {name} of {qname}")
                 seen.add(name)
                 values.append(name)
-            self.leaves[k] = (frozenset((k,)), n) if n <= _LEAF_CAP else None
             return ErrorSetDef(qname, tag_type, tuple(values))
         if form == SET_COMBINED:
             cat = r.pos
@@ -641,22 +635,16 @@ class _Decoder:
             if n == 0:
                 raise SignatureError(cat, R_EMPTY_SET, qname)
             members: list[int] = []
+            listed: set[int] = set()
             for _ in range(n):
                 mat = r.pos
                 m = r.u32("member index")
                 self.ref(mat, m, _DEF_SET, k)
-                if m in members:
+                if m in listed:
                     raise SignatureError(mat, R_DUP_NAME, f"member {m} of {qname} listed twice")
+                listed.add(m)
                 members.append(m)
-            flat = self.leaves_of(members)
-            if flat is None:
-                # Above _LEAF_CAP: too many for U8 and U16.  U32 and U64 cannot be
-                # exceeded by an input shorter than 5 * 2**32 bytes (a value takes 5).
-                if limit <= _LEAF_CAP:
-                    raise SignatureError(cat, R_TOO_MANY, f"more than {_LEAF_CAP} values in U{tag_type.bits}")
-            elif flat[1] > limit:
-                raise SignatureError(cat, R_TOO_MANY, f"{flat[1]} values in U{tag_type.bits}")
-            self.leaves[k] = flat
+            self.combined.append((k, cat, limit))
             return CombinedErrorSetDef(qname, tag_type, tuple(members))
         raise SignatureError(fat, R_SET_FORM, f"{form:#04x}")
 
@@ -671,9 +659,14 @@ class _Decoder:
             self.r.trace.append(0)
         r.pos = len(DOMAIN)
         n = r.count("definition count", _MIN_DEF)
-        for k in range(n):
-            self.def_offsets.append(r.pos)
-            self.defs.append(self.definition(k))
+        try:
+            for k in range(n):
+                self.def_offsets.append(r.pos)
+                self.defs.append(self.definition(k))
+        except SignatureError:
+            _check_set_sizes(self.defs, self.combined)   # an error earlier in the bytes comes first
+            raise
+        _check_set_sizes(self.defs, self.combined)
         at = r.pos
         sc = r.u32("size_count")
         if sc > r.remaining():
@@ -697,12 +690,120 @@ class _Decoder:
                 raise SignatureError(self.def_offsets[k], R_UNREFERENCED, f"definition {k}")
         sig = Signature(tuple(self.defs), sc, tuple(params), result)
         order = _completion_order(sig)
-        order += [k for k in range(n) if k not in set(order)]   # none when every one is referenced
+        completed = set(order)
+        order += [k for k in range(n) if k not in completed]   # none when every one is referenced
         for k, d in enumerate(order):
             if d != k:
                 raise SignatureError(self.def_offsets[k], R_ORDER,
                                      f"position {k} holds definition {k}, the walk completes {d} there")
         return sig
+
+
+# ---------------------------------------------------------------------------
+# Counting the values of combined sets (decisions 3 and 13)
+
+_MAX_LAYERS = 4   # a set kept as layers over its largest member is flattened at this depth
+
+
+class _Values:
+    """The values of an error set as bit positions: ``bits << off`` joined with the set of ``base``.
+
+    Each plain set owns a run of positions, one per value, so the values of a combined set are
+    the union of its members' positions and their number is a population count."""
+
+    __slots__ = ("base", "off", "bits", "count", "depth")
+
+    def __init__(self, base, off: int, bits: int, count: int):
+        self.base, self.off, self.bits, self.count = base, off, bits, count
+        self.depth = 0 if base is None else base.depth + 1
+
+    def flat(self) -> tuple[int, int]:
+        """(off, bits) of the whole set; a deep set keeps its flat form (it stands for the same values)."""
+        if self.base is None:
+            return self.off, self.bits
+        layers = []
+        s = self
+        while s.base is not None:
+            layers.append(s)
+            s = s.base
+        off, bits = s.off, s.bits
+        for layer in reversed(layers):
+            off, bits = _or(off, bits, layer.off, layer.bits)
+        if self.depth >= _MAX_LAYERS:
+            self.base, self.off, self.bits, self.depth = None, off, bits, 0
+        return off, bits
+
+
+def _or(o1: int, b1: int, o2: int, b2: int) -> tuple[int, int]:
+    if not b1:
+        return o2, b2
+    if not b2:
+        return o1, b1
+    o = min(o1, o2)
+    return o, (b1 << (o1 - o)) | (b2 << (o2 - o))
+
+
+def _minus(o1: int, b1: int, o2: int, b2: int) -> int:
+    """The bits of (o1, b1) outside (o2, b2), as a mask at o1."""
+    span = b1.bit_length()
+    if o2 >= o1:
+        d = o2 - o1
+        if d >= span:
+            return b1
+        return b1 & ~((b2 & ((1 << (span - d)) - 1)) << d)
+    return b1 & ~(b2 >> (o1 - o2))
+
+
+def _check_set_sizes(defs: list, combined: list) -> None:
+    """Refuses the first combined set (in byte order) with more values than its underlying type numbers.
+
+    ``defs`` are the definitions read so far, ``combined`` the (index, offset of the member count,
+    limit) of each combined set among them."""
+    if not combined:
+        return
+    last_use: dict[int, int] = {}
+    for k, _, _ in combined:
+        for m in defs[k].members:
+            last_use[m] = k
+    table: dict[int, Optional[_Values]] = {}   # None: more than _LEAF_CAP values
+    cursor = 0
+    todo = iter(combined)
+    nxt = next(todo)
+    for k, d in enumerate(defs):
+        if nxt is not None and nxt[0] == k:
+            _, at, limit = nxt
+            nxt = next(todo, None)
+            members = [table[m] for m in d.members]
+            for m in d.members:
+                if last_use[m] == k:
+                    del table[m]
+            if any(v is None for v in members):
+                # Above _LEAF_CAP: too many for U8 and U16.  U32 and U64 cannot be
+                # exceeded by an input shorter than 5 * 2**32 bytes (a value takes 5).
+                if limit <= _LEAF_CAP:
+                    raise SignatureError(at, R_TOO_MANY, f"more than {_LEAF_CAP} values in U{d.tag_type.bits}")
+                vals = None
+            else:
+                base = max(members, key=lambda v: v.count)
+                bo, bb = base.flat()
+                eo = eb = 0
+                for v in members:
+                    if v is not base and v.count:
+                        vo, vb = v.flat()
+                        eo, eb = _or(eo, eb, vo, _minus(vo, vb, bo, bb))
+                total = base.count + eb.bit_count()
+                if total > limit:
+                    raise SignatureError(at, R_TOO_MANY, f"{total} values in U{d.tag_type.bits}")
+                vals = None if total > _LEAF_CAP else base if not eb else _Values(base, eo, eb, total)
+            if k in last_use:
+                table[k] = vals
+        elif k in last_use and isinstance(d, ErrorSetDef):
+            n = len(d.values)
+            if n > _LEAF_CAP:
+                table[k] = None
+            else:
+                table[k] = _Values(None, cursor, (1 << n) - 1, n)
+                cursor += n
 
 
 def _type_refs(t) -> list[int]:

@@ -256,6 +256,11 @@ def cmd_check(ns) -> int:
     return EXIT_OK
 
 
+def cmd_cache(ns) -> int:
+    from cint_runtime.cache import main as cache_main
+    return cache_main(ns.action, everything=ns.all)
+
+
 def build_parser():
     ap = argparse.ArgumentParser(prog="cint", description="The cint toolchain (cint-core-1, cint 0.2.0).")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -295,6 +300,10 @@ def build_parser():
     p = sub.add_parser("check", help="check a module without running it")
     common(p, runs=False)
     p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("cache", help="the build cache: `info` (folder, size, cap) or `clean` (docs/runtime.md)")
+    p.add_argument("action", choices=["info", "clean"])
+    p.add_argument("--all", action="store_true", help="clean: also entries used in the last minutes")
+    p.set_defaults(fn=cmd_cache)
     return ap
 
 

@@ -10,6 +10,8 @@ A load whose root source has an index entry whose modules all still have their r
 opens lib-<K> and builds nothing; otherwise it runs the front end (to learn the imported modules),
 computes K and builds only if lib-<K> is missing.  Libraries are built with ``--with-state`` (8.1
 paragraph 1): they export the cintx_state_* functions that checkpoints need (docs/runtime.md).  ``BUILDS`` counts the builds this process made.
+Every hit marks its index file and library used, and a build first trims the cache to its cap
+(``cint_runtime.cache``: least-recently-used eviction, orphaned temporaries; docs/runtime.md).
 """
 from __future__ import annotations
 
@@ -17,8 +19,11 @@ import hashlib
 import json
 import os
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
+
+import cint_runtime.cache as _cache
 
 from ._errors import BuildError
 
@@ -137,6 +142,8 @@ def library_for_source(path) -> Path:
             ok = all((root / p).is_file() and _sha((root / p).read_bytes()) == d for p, d in entry["modules"].items())
             lib = _find_lib(cache / ("lib-" + entry["key"])) if ok else None
             if lib is not None:
+                _cache.touch(index)
+                _cache.touch(lib.parent)
                 return lib
         except (OSError, ValueError, KeyError, TypeError):
             pass
@@ -154,33 +161,46 @@ def library_for_source(path) -> Path:
     out = cache / ("lib-" + key)
     lib = _find_lib(out) if out.is_dir() else None
     if lib is None:
+        _cache.maybe_trim(cache if os.environ.get("CINT_PY_CACHE") else None)
         tmp = cache / ("lib-%s.tmp%d" % (key, os.getpid()))
         tmp.mkdir(parents=True, exist_ok=True)
-        exe = os.environ.get("CINT_EXE")
-        BUILDS[0] += 1
-        if exe:
-            done = subprocess.run(shlex.split(exe) + ["build", "--lib", "--with-state", "--out", str(tmp), str(src)],
-                                  capture_output=True, cwd=str(root))
-            if done.returncode != 0:
-                raise BuildError("%s build --lib %s failed (exit %d):\n%s" % (
-                    exe, path, done.returncode, (done.stderr or done.stdout).decode("utf-8", "replace")))
-        else:
-            from cint_compiler.backend.c17.build import build_library
-            try:
-                build_library(compiled, tmp, with_state=True)
-            except CompileError as ex:
-                raise _compile_error(path, ex, root) from ex
-            except Exception as ex:   # the C compiler failed: a toolchain bug, reported with its text
-                raise BuildError("%s: building the library failed: %s" % (path, ex)) from ex
         try:
-            tmp.rename(out)
-        except OSError:               # another process won the race; its library is the same
-            pass
+            _build_into(tmp, compiled, src, root, path)
+            try:
+                tmp.rename(out)
+            except OSError:           # another process won the race; its library is the same
+                shutil.rmtree(tmp, ignore_errors=True)
+        except BaseException:         # a failed build leaves no temporary behind
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
         lib = _find_lib(out)
         if lib is None:
             raise BuildError("%s: the build wrote no single lib*.so into %s" % (path, out))
+    else:
+        _cache.touch(out)
     index.parent.mkdir(parents=True, exist_ok=True)
     tmpi = index.with_name(index.name + ".tmp%d" % os.getpid())
     tmpi.write_text(json.dumps({"key": key, "modules": modules}))
     os.replace(tmpi, index)
     return lib
+
+
+def _build_into(tmp: Path, compiled, src: Path, root: Path, path) -> None:
+    """Builds the library of ``src`` into the folder ``tmp`` (with ``$CINT_EXE`` if set)."""
+    from cint_compiler.diagnostics import CompileError
+    exe = os.environ.get("CINT_EXE")
+    BUILDS[0] += 1
+    if exe:
+        done = subprocess.run(shlex.split(exe) + ["build", "--lib", "--with-state", "--out", str(tmp), str(src)],
+                              capture_output=True, cwd=str(root))
+        if done.returncode != 0:
+            raise BuildError("%s build --lib %s failed (exit %d):\n%s" % (
+                exe, path, done.returncode, (done.stderr or done.stdout).decode("utf-8", "replace")))
+    else:
+        from cint_compiler.backend.c17.build import build_library
+        try:
+            build_library(compiled, tmp, with_state=True)
+        except CompileError as ex:
+            raise _compile_error(path, ex, root) from ex
+        except Exception as ex:   # the C compiler failed: a toolchain bug, reported with its text
+            raise BuildError("%s: building the library failed: %s" % (path, ex)) from ex

@@ -4,6 +4,8 @@ It ships the C runtime (``include/cint_rt.h``, ``include/cint_rt_host.h``, the i
 for generated code, and ``src/*.c``) and compiles it once per compiler and flags into a cache,
 for ``cint build`` (SPEC-03P.1 clause 7).  A wheel carries the tree as package data
 (``cint_runtime/runtime-c``); an editable install reads the repository's ``runtime-c/``.
+The build cache and its policy (size cap, least-recently-used eviction, clean-up) are in
+:mod:`cint_runtime.cache`.
 """
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ import shutil
 import subprocess
 from pathlib import Path
 from typing import List, Sequence
+
+from . import cache
+from .cache import cache_dir
 
 __version__ = "0.2.0"
 
@@ -34,14 +39,6 @@ def include_dir() -> Path:
 
 def sources() -> List[Path]:
     return sorted((root() / "src").glob("*.c"))
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("CINT_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or
-                                                        os.path.expanduser("~/.cache"), "cint")
-    p = Path(base)
-    p.mkdir(parents=True, exist_ok=True)
-    return p
 
 
 def compiler() -> str:
@@ -69,14 +66,19 @@ def objects(extra_flags: Sequence[str] = ()) -> List[Path]:
     out = cache_dir() / ("rt-" + key)
     objs = [out / (src.stem + ".o") for src in sources()]
     if all(o.is_file() for o in objs):
+        cache.touch(out)
         return objs
+    cache.maybe_trim()
     tmp = out.with_name(out.name + ".tmp%d" % os.getpid())
     tmp.mkdir(parents=True, exist_ok=True)
-    for src in sources():
-        subprocess.run([cc] + flags + ["-I", str(include_dir()), "-I", str(root() / "src"), "-c", str(src), "-o",
-                                       str(tmp / (src.stem + ".o"))], check=True, capture_output=True)
     try:
+        for src in sources():
+            subprocess.run([cc] + flags + ["-I", str(include_dir()), "-I", str(root() / "src"), "-c", str(src), "-o",
+                                           str(tmp / (src.stem + ".o"))], check=True, capture_output=True)
         tmp.rename(out)
     except OSError:           # another process won the race; its objects are the same
         shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     return objs

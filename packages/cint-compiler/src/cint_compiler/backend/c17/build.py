@@ -72,8 +72,7 @@ def build_library(compiled, out_dir, *, with_state: bool = False) -> Path:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / ("lib%s.so" % library_name(compiled))
-    work = cint_runtime.cache_dir() / ("lib-" + _key(text, objs))
-    work.mkdir(parents=True, exist_ok=True)
+    work = cint_runtime.cache.open_entry(cint_runtime.cache_dir() / ("lib-" + _key(text, objs)))
     src = work / (library_name(compiled) + ".c")
     src.write_text(text, encoding="utf-8")
     lib = work / target.name
@@ -93,8 +92,7 @@ def build_harness(compiled, kind, target, args) -> Path:
     """An executable that runs one entry of the program and prints its outcome (cint run/outcome --executor cpu)."""
     text = emit(compiled, harness=(kind, target, args))
     objs = cint_runtime.objects()
-    work = cint_runtime.cache_dir() / ("exe-" + _key(text, objs))
-    work.mkdir(parents=True, exist_ok=True)
+    work = cint_runtime.cache.open_entry(cint_runtime.cache_dir() / ("exe-" + _key(text, objs)))
     exe = work / "harness"
     if not exe.is_file():
         src = work / ("harness%d.c" % os.getpid())
