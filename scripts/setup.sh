@@ -2,7 +2,8 @@
 # Create .venv at the repository root and install every package of packages/ in editable
 # mode with the test tools. Idempotent: it does nothing when .venv/.cint-setup-stamp is
 # newer than every packages/*/pyproject.toml, setup.py and than this script; when only the
-# sources of cint's C extensions changed it rebuilds just those (.venv/.cint-ext-stamp).
+# sources of cint's C extensions changed it rebuilds just those (.venv/.cint-ext-stamp), and when
+# runtime-c changed it compiles the runtime's objects into cint-runtime again (.venv/.cint-rt-stamp).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -56,12 +57,26 @@ ext_fresh() {
     return 0
 }
 
+# the runtime objects that the install of cint-runtime compiled (cint_runtime.prebuilt: fast first use)
+RT_STAMP="$VENV/.cint-rt-stamp"
+refresh_runtime() {
+    if [ -f "$RT_STAMP" ] && ls packages/cint-runtime/src/cint_runtime/prebuilt-objects/rt-*/KEY >/dev/null 2>&1; then
+        local stale=0
+        for f in runtime-c/src/*.c runtime-c/src/*.h runtime-c/include/*.h; do
+            [ "$f" -nt "$RT_STAMP" ] && stale=1
+        done
+        [ "$stale" = 0 ] && return 0
+    fi
+    "$VENV/bin/python" -m cint_runtime.prebuilt && touch "$RT_STAMP" || true
+}
+
 if [ "$fresh" = 1 ]; then
     if ! ext_fresh; then
         echo "setup: rebuilding the C extensions of cint"
         "$VENV/bin/python" -m pip install --quiet --no-deps -e packages/cint-python
         touch "$EXT_STAMP"
     fi
+    refresh_runtime
     exit 0
 fi
 
@@ -69,3 +84,4 @@ echo "setup: installing $(( ${#packages[@]} / 2 )) packages in editable mode and
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 "$VENV/bin/python" -m pip install --quiet "${packages[@]}" pytest pytest-xdist hypothesis numpy cffi atheris mkdocs-material ipython pygments ruff import-linter
 touch "$STAMP" "$EXT_STAMP"
+refresh_runtime

@@ -56,15 +56,57 @@ def _digest(parts: Sequence[bytes]) -> str:
     return h.hexdigest()[:24]
 
 
-def objects(extra_flags: Sequence[str] = ()) -> List[Path]:
-    """The runtime compiled to object files, cached by the digest of sources, headers, compiler and flags."""
+_VERSIONS: dict = {}
+
+
+def _compiler_version(cc: str) -> bytes:
+    """``cc --version``, remembered per process for one compiler file (path, size, modification time)."""
+    try:
+        st = os.stat(shutil.which(cc) or cc)
+        ident = (cc, st.st_size, st.st_mtime_ns, st.st_ino)
+    except OSError:
+        ident = None
+    if ident is not None and ident in _VERSIONS:
+        return _VERSIONS[ident]
+    version = subprocess.run([cc, "--version"], capture_output=True).stdout
+    if ident is not None:
+        _VERSIONS[ident] = version
+    return version
+
+
+def key(extra_flags: Sequence[str] = ()) -> str:
+    """The key of the runtime's objects: digest of sources, headers, flags, compiler version and compiler."""
     cc = compiler()
     flags = CFLAGS + list(extra_flags)
     inputs = [p.read_bytes() for p in sources()] + [p.read_bytes() for p in sorted(include_dir().glob("*.h"))]
-    version = subprocess.run([cc, "--version"], capture_output=True).stdout
-    key = _digest(inputs + [" ".join(flags).encode(), version, cc.encode()])
-    out = cache_dir() / ("rt-" + key)
-    objs = [out / (src.stem + ".o") for src in sources()]
+    return _digest(inputs + [" ".join(flags).encode(), _compiler_version(cc), cc.encode()])
+
+
+def _object_names() -> List[str]:
+    return [src.stem + ".o" for src in sources()]
+
+
+def compile_into(folder: Path, extra_flags: Sequence[str] = ()) -> None:
+    """Compiles every runtime source into ``folder`` (which must exist) with the compiler and flags of :func:`key`."""
+    cc = compiler()
+    flags = CFLAGS + list(extra_flags)
+    for src in sources():
+        subprocess.run([cc] + flags + ["-I", str(include_dir()), "-I", str(root() / "src"), "-c", str(src), "-o",
+                                       str(Path(folder) / (src.stem + ".o"))], check=True, capture_output=True)
+
+
+def objects(extra_flags: Sequence[str] = ()) -> List[Path]:
+    """The runtime compiled to object files, keyed by the digest of sources, headers, compiler and flags.
+
+    The objects compiled when cint-runtime was installed (:mod:`cint_runtime.prebuilt`) are used when
+    their key is this key; else they are compiled once into the build cache (``rt-<key>``)."""
+    k = key(extra_flags)
+    from . import prebuilt
+    ready = prebuilt.find(k)
+    if ready is not None:
+        return ready
+    out = cache_dir() / ("rt-" + k)
+    objs = [out / name for name in _object_names()]
     if all(o.is_file() for o in objs):
         cache.touch(out)
         return objs
@@ -72,9 +114,7 @@ def objects(extra_flags: Sequence[str] = ()) -> List[Path]:
     tmp = out.with_name(out.name + ".tmp%d" % os.getpid())
     tmp.mkdir(parents=True, exist_ok=True)
     try:
-        for src in sources():
-            subprocess.run([cc] + flags + ["-I", str(include_dir()), "-I", str(root() / "src"), "-c", str(src), "-o",
-                                           str(tmp / (src.stem + ".o"))], check=True, capture_output=True)
+        compile_into(tmp, extra_flags)
         tmp.rename(out)
     except OSError:           # another process won the race; its objects are the same
         shutil.rmtree(tmp, ignore_errors=True)
