@@ -257,7 +257,7 @@ export I64 run() {
     return 0;
 }
 """),
-    _D("C2009", "rounding rule", "",
+    _D("C2009", "unknown rounding mode, or `round` where nothing rounds", "",
        "Use one of the rounding modes, and a `round` clause only where the conversion rounds.",
        """\
 export I64 run() {
@@ -266,7 +266,7 @@ export I64 run() {
     return 0;
 }
 """),
-    _D("C2010", "array literal or index form", "",
+    _D("C2010", "array literal without an array type, or the wrong index form", "",
        "Give the array literal a declared array type and index with the form its type takes.",
        """\
 export I64 run() {
@@ -274,7 +274,7 @@ export I64 run() {
     return 0;
 }
 """),
-    _D("C2011", "array literal shape", "",
+    _D("C2011", "array literal of the wrong length or nesting", "",
        "Give the literal as many elements as the extent, nesting literals for each dimension.",
        """\
 export I64 run() {
@@ -299,7 +299,8 @@ export Bool run() {
     return a == b;
 }
 """),
-    _D("C2014", "dimension or rank rule", "", "Use `extent(a, d)` with a dimension the array has; `len` is for rank 1.",
+    _D("C2014", "`len` of an array of rank above 1, or a dimension the array lacks", "",
+       "Use `extent(a, d)` with a dimension the array has; `len` is for rank 1.",
        """\
 export I64 run() {
     I64[2, 2] m;
@@ -328,7 +329,8 @@ export I64 run() {
 I64 add(I64 a, I64 b) { return a + b; }
 export I64 run() { return add(1); }
 """),
-    _D("C2030", "enum underlying type", "", "Declare the enum's underlying integer type: `enum Name : U8 { ... }`.",
+    _D("C2030", "enum without an integer underlying type", "",
+       "Declare the enum's underlying integer type: `enum Name : U8 { ... }`.",
        """\
 enum Color { red, green }
 export I64 run() { return 0; }
@@ -765,7 +767,7 @@ export I64 run() {
     return 0;
 }
 """),
-    _D("C5011", "view live across dispatch or change", "LS-253",
+    _D("C5011", "view live across dispatch (or across another change of what it views)", "LS-253",
        "Do not use a view after the dispatch or operation that changes what it views; take it again.",
        """\
 export I64 run() {
