@@ -54,6 +54,8 @@ def test_every_code_the_source_raises_has_a_row_and_every_row_is_raised():
     assert not missing, "codes with no row in cint_compiler/errors.py: %s" % ", ".join(missing)
     stale = sorted(set(errors.BY_CODE) - set(found))
     assert not stale, "rows for codes the compiler never raises: %s" % ", ".join(stale)
+    listed = [code for code, _ in errors.NOT_REPORTED]
+    assert not set(listed) & (set(found) | set(errors.BY_CODE)), "a code listed as not reported is reported"
 
 
 def test_the_rows_are_complete_and_in_order():

@@ -130,7 +130,8 @@ two";
 }
 """),
     _D("C1035", "invalid hole expression, or an unknown hole conversion", "LS-201",
-       "Close the hole with `}` on the same line and use one of the conversions `!bits`, `!raw`, `!ratio`, `!lanes(T)`.",
+       "Close the hole with `}` on the same line and use one of the conversions "
+       "`!bits`, `!raw`, `!ratio`, `!lanes(T)`.",
        'void main() {\n    I64 n = 1;\n    "{n!hex}\\n";\n}\n'),
     _D("C1036", "precision with scale", "LS-206", "Give either a precision or a scale in the format spec, not both.",
        'void main() {\n    Q16.16 q = 1.5;\n    "{q:.3/100}\\n";\n}\n'),
@@ -189,7 +190,7 @@ export I64 run() {
     return n;
 }
 """),
-    _D("C2001", "type mismatch (`C-TYPE-MISMATCH`)", "",
+    _D("C2001", "type mismatch (`C-TYPE-MISMATCH`), only for true mismatches", "",
        "Give a value of the expected type, or convert it explicitly with `as`.",
        """\
 export I64 run() {
@@ -198,7 +199,8 @@ export I64 run() {
     return b;
 }
 """),
-    _D("C2002", "condition not `Bool`", "", "Compare to get a Bool, for example `n != 0`.",
+    _D("C2002", "condition not `Bool`, including the operand of `!`, `assert`, and `static_assert`", "",
+       "Compare to get a Bool, for example `n != 0`.",
        """\
 export I64 run() {
     I64 n = 1;
@@ -399,7 +401,8 @@ export I64 run() {
 }
 """),
     _D("C2051", "view escapes or is not permitted here", "LS-106",
-       "Keep the view inside the lifetime of what it views; module variables and struct fields cannot hold views, `Str`, arenas or pools.",
+       "Keep the view inside the lifetime of what it views; module variables and struct fields cannot hold "
+       "views, `Str`, arenas or pools.",
        """\
 struct S { I64 x; Pool(I64) p; }
 export I64 run() { return 0; }
@@ -534,7 +537,8 @@ export Bool run() {
     return a < b < c;
 }
 """),
-    _D("C2103", "operator or built-in not defined for the operand type", "",
+    _D("C2103",
+       "operator or built-in not defined for the operand type, including `Bool` arithmetic and struct comparison", "",
        "Use an operand of a type the operator or built-in is defined for, or convert it.",
        """\
 export I64 run() {
@@ -543,7 +547,8 @@ export I64 run() {
     return 0;
 }
 """),
-    _D("C3001", "duplicate name", "LS-112", "Choose another name; a built-in name cannot be declared again either.",
+    _D("C3001", "duplicate name, including a duplicate field or a built-in name", "LS-112",
+       "Choose another name; a built-in name cannot be declared again either.",
        """\
 export I64 run() {
     I64 x = 1;
@@ -583,7 +588,7 @@ export I64 run() {
     _D("C3008", "name not exported", "LS-227",
        "Declare the name `export` in its module, or do not use it from the importer.",
        no_example="it needs two modules: using a name that the imported module does not `export`"),
-    _D("C3009", "module file unreadable", "",
+    _D("C3009", "module file unreadable, the root file included", "",
        "Check that the file exists under the source root with that exact spelling and can be read.",
        no_example="it concerns the file system: `import geo.vec;` with no file geo/vec.ci under the source root"),
     _D("C3010", "importing a script", "", "Move the top-level statements into `main`, or import another module.",
@@ -646,7 +651,7 @@ export I64 run() {
     return 0;
 }
 """),
-    _D("C4012", "statement form not permitted", "LS-167",
+    _D("C4012", "statement form not permitted, including a keyword where a name is expected", "LS-167",
        "Write a statement form (a call, an assignment, a declaration, a print), and use no keyword as a name.",
        """\
 export I64 run() {
@@ -816,7 +821,8 @@ kernel k[n](in I64[n] a, out I64[n] b) over [i: n] {
 }
 """),
     _D("C5024", "call that is not kernel-admissible", "LS-250",
-       "Call only functions that do none of what kernels may not do (print, defer, try, dispatch, module state, recursion).",
+       "Call only functions that do none of what kernels may not do "
+       "(print, defer, try, dispatch, module state, recursion).",
        'I64 h(I64 x) {\n    "x\\n";\n    return x;\n}\nkernel k[n](in I64[n] a, out I64[n] b) over [i: n] {\n    b[i] = h(a[i]);\n}\n'),
     _D("C5025", "module-level variable in a kernel", "LS-250", "Pass the value as a kernel parameter.",
        """\
@@ -873,7 +879,7 @@ I64 spin(I64 n) { I64 s = 0; for i in 0..n { s = s + i; } return s; }
 const I64 K = spin(1000000000);
 export I64 run() { return K; }
 """),
-    _D("C6004", "constant expression required", "LS-113",
+    _D("C6004", "constant expression required, including a module-level initializer", "LS-113",
        "Write a constant expression: literals, constants and calls that a constant may make.",
        """\
 I64 g = 1;
@@ -897,7 +903,7 @@ export I64 run() { return WIDTH; }
     _D("C9004", "nesting beyond the implementation's limit", "LS-311",
        "Split the deeply nested expression or block into smaller ones.",
        no_example="the program that triggers it is thousands of lines long: an expression nested over 256 deep"),
-    _D("C9102", "not yet supported by this implementation", "",
+    _D("C9102", "not yet supported by this implementation; the message names the limit", "",
        "Use another construct, or the reference executor where the message says so (docs/status.md).",
        """\
 type M = distinct Q16.16;
@@ -906,6 +912,22 @@ export I64 run() { return 0; }
 )
 
 BY_CODE: Dict[str, Diagnostic] = {d.code: d for d in DIAGNOSTICS}
+
+# The codes of SPEC-04P.1's table (LS-313) that this implementation never reports, with the table's meaning:
+# the features they concern are absent or refused with C9102 (docs/status.md).
+NOT_REPORTED: Tuple[Tuple[str, str], ...] = (
+    ("C4040", "recursion in `cint-boot-1` (`C-RECURSION`, SPEC-09 EMIT-30)"),
+    ("C5042", "non-positive directive size"),
+    ("C5051", "public symbol cannot be formed: two exports map to one name, or `__` in a `cx` or `cm` symbol"),
+    ("C5060", "impure watch or inspect expression (SPEC-06 17.2 item 18)"),
+    ("C6003", "`embed` path not declared in the project manifest (LS-269)"),
+    ("C6005", "constant depends on itself"),
+    ("C9001", "capacity or output size exceeded (`C-LIMIT`)"),
+    ("C9002", "generated symbol over 247 bytes (SPEC-09 EMIT-22)"),
+    ("C9003", "local array over the implementation's frame limit"),
+    ("C9100", "outside `cint-boot-1`: the seed's refusal of a case outside its subset"),
+    ("C9101", "the specification leaves this undecided; the message names the Open item"),
+)
 assert len(BY_CODE) == len(DIAGNOSTICS), "a code has two rows"
 
 
@@ -933,6 +955,10 @@ def markdown() -> str:
                       "```cint", d.example.rstrip("\n"), "```", ""]
         else:
             lines += ["No example here: %s." % d.no_example, ""]
+    lines += ["## Codes this implementation does not report", "",
+              "SPEC-04P.1's table has these codes too; nothing in this compiler reports them.", "",
+              "| code | meaning (SPEC-04P.1 17.2) |", "| --- | --- |"]
+    lines += ["| `%s` | %s |" % (code, _cell(meaning)) for code, meaning in NOT_REPORTED]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
