@@ -113,8 +113,8 @@ export I64 run() {
     _D("C1032", "unknown escape", "",
        'Use one of the escapes `\\n`, `\\t`, `\\r`, `\\\\`, `\\"`, `\\\'`, `\\0`, `\\xHH` (00 to 7F) or `\\u{...}`.',
        'void main() {\n    "a\\q\\n";\n}\n'),
-    _D("C1033", "hole outside a format context", "",
-       "Holes `{...}` are permitted only in a print statement or an assert message; write `{{` for a literal brace.",
+    _D("C1033", "hole outside a format context", "LS-44",
+       "Holes `{...}` belong in a print statement, a `format` call or an `assert` message; write `{{` for a brace.",
        """\
 export I64 run() {
     I64 n = 1;
@@ -857,7 +857,7 @@ kernel k[n](in I32[n] a, out I32[n] b) over [i: n] {
     b[i] = a[i];
 }
 """),
-    _D("C5031", "kernel write rule", "LS-247",
+    _D("C5031", "kernel write rule", "LS-247, LS-248",
        "Write each element of an `out` or `inout` parameter only at its own work index, as the kernel form requires.",
        """\
 kernel k[n](in I64[n] a, out I64[n] b) over [i: n] {
