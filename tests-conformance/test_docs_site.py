@@ -90,6 +90,14 @@ def test_error_index_lists_every_code():
             assert "`%s`" % name in text, name
 
 
+def test_error_index_links_the_compile_diagnostics():
+    text = _generated()["reference/errors.md"]
+    assert (DOCS / "diagnostics.md").is_file()
+    assert "[Diagnostics](../diagnostics.md)" in text
+    nav = (REPO / "mkdocs.yml").read_text().split("\nnav:", 1)[1]
+    assert ": diagnostics.md\n" in nav, "docs/diagnostics.md is in mkdocs.yml's nav"
+
+
 def test_error_index_examples_fault_with_their_code(site_env, tmp_path):
     sys.path.insert(0, str(REPO / "scripts"))
     try:
