@@ -34,8 +34,8 @@ REFUSED = {
     "error_set_field_in_array": ("error Bad { oops }\nstruct P { I8 k; Bad e; }\n"
                                  "export I64 f(in P[_] ps) { return 1; }\n", "field P.e of type Bad",
                                  "underlying integer"),
-    "enum_array_param": ("enum Color : U8 { red, green }\nexport I64 f(in Color[_] cs) { return 1; }\n",
-                         "an array of Color", "array of U8"),
+    "wide_kernel_scalar": ("export kernel k[n](in I128[n] a, out I128[n] b, in I128 s) over [i: n] "
+                           "{ b[i] = a[i]; }\n", "of a kernel", "export a function"),
     "bit_field_struct_array": ("struct B { U8 a : 3; U8 b : 5; }\nexport void f(inout B[2] xs) { }\n",
                                "an array of struct B, which holds bit fields", "without bit widths"),
     "builtin_arith_error": ("export ArithError!I64 f(I64 x) { return x; }\n", "ArithError",

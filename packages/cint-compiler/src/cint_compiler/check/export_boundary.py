@@ -96,10 +96,6 @@ def _no_param(p, info) -> Optional[CompileError]:
         if isinstance(t.elem, StrType):
             return _refuse(p.span, "the parameter %s, an array of Str, cannot cross the export boundary (LS-231); "
                                    "pass the bytes as U8 arrays" % p.name)
-        if isinstance(t.elem, (EnumType, ErrorSetType)):
-            return _refuse(p.span, "the parameter %s, an array of %s, cannot cross the export boundary: a host "
-                                   "could pass values that are no members of %s; take an array of %s and convert "
-                                   "inside the export" % (p.name, t.elem, t.elem, t.elem.underlying))
         if isinstance(t.elem, StructType):
             _record(t.elem, p.span)
             if has_bit_fields(t.elem):
