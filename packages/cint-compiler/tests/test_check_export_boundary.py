@@ -38,6 +38,9 @@ REFUSED = {
                            "{ b[i] = a[i]; }\n", "of a kernel", "export a function"),
     "bit_field_struct_array": ("struct B { U8 a : 3; U8 b : 5; }\nexport void f(inout B[2] xs) { }\n",
                                "an array of struct B, which holds bit fields", "without bit widths"),
+    "packed_field_of_bit_field_struct": ("@packed struct Q { U8 a; U32 b; }\nstruct B { U8 a : 3; Q q; }\n"
+                                         "export I64 f(in B b) { return 1; }\n", "field B.q cannot cross",
+                                         "drop @packed"),
     "builtin_arith_error": ("export ArithError!I64 f(I64 x) { return x; }\n", "ArithError",
                             "error set of your own"),
 }
@@ -75,6 +78,16 @@ def test_a_valid_export_checks_and_builds(tmp_path, monkeypatch, capsys):
     code, out = _cli(capsys, "build", "--lib", str(f), "--out", str(tmp_path / "out"))
     assert code == 0, out
     assert (tmp_path / "out" / "libok.so").exists()
+
+
+def test_a_packed_struct_whose_record_matches_c_still_builds(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CINT_CACHE", str(tmp_path / "cache"))
+    f = tmp_path / "pk.ci"
+    f.write_text("@packed struct Q { U8 a; U8 b; }\nstruct B { U8 a : 3; Q q; U32 w; }\n"
+                 "export B f(in B b) { return b; }\n")
+    assert _cli(capsys, "check", str(f))[0] == 0
+    code, out = _cli(capsys, "build", "--lib", str(f), "--out", str(tmp_path / "out"))
+    assert code == 0, out
 
 
 def test_what_is_not_a_host_export_is_not_refused(tmp_path, monkeypatch, capsys):

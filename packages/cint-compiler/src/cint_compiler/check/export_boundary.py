@@ -18,6 +18,7 @@ from typing import Optional
 from cint_abi import typesig as S
 
 from cint_compiler.check.features.containers import mentions_memory
+from cint_compiler.check.symbols import struct_layout, type_layout
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.types import (VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType,
                                            FixedType, IntType, StrType, StructType, SymExtent, TupleType)
@@ -70,6 +71,49 @@ def _record(t: StructType, span, seen=()) -> None:
                                 "Q<i>.<f> and struct fields (and arrays of those) cross" % (t.name(), fname, et))
 
 
+def _c_layout(t):
+    """(size, alignment, {field: offset}) of the C struct the back end emits for ``t`` (no bit fields): each
+    field at its natural alignment, @packed or not (the layout of Emitter.c_layout)."""
+    if not isinstance(t, StructType):
+        if isinstance(t, ArrayType):
+            n = 1
+            for x in t.dims:
+                n *= x
+            size, align = _c_layout(t.elem)[:2]
+            return size * max(n, 1), align, {}
+        return type_layout(t) + ({},)
+    size, align, offs = 0, 1, {}
+    for fname, ft, _bits in t.fields:
+        fs, fa, _ = _c_layout(ft)
+        size = -(-size // fa) * fa
+        offs[fname] = size
+        size += fs
+        align = max(align, fa)
+    if not t.fields:
+        size = 1
+    size = -(-size // align) * align
+    return size, align, offs
+
+
+def _bit_field_record(t: StructType, span, seen=()) -> None:
+    """A struct with bit fields crosses as its record's bytes, copied field by field into the C struct: a
+    struct field whose record (@packed) lies otherwise than its C struct cannot be copied whole."""
+    if t.qname in seen:
+        return
+    for fname, ft, bits in t.fields:
+        et = ft.elem if isinstance(ft, ArrayType) else ft
+        if bits or not isinstance(et, StructType):
+            continue
+        if has_bit_fields(et):
+            _bit_field_record(et, span, seen + (t.qname,))
+            continue
+        rec, c = struct_layout(et), _c_layout(et)
+        if rec[0] != c[0] or rec[2] != c[2]:
+            raise _refuse(span, "the field %s.%s cannot cross the export boundary inside a struct with bit fields: "
+                                "struct %s is @packed, so its record lies otherwise than in C; drop @packed from "
+                                "%s, or pass it as a parameter of its own" % (t.name(), fname, et.name(), et.name()))
+
+
 def _no_result(res, d) -> Optional[CompileError]:
     what = res.value if isinstance(res, ErrorUnionType) else res
     if isinstance(what, ArrayType):
@@ -87,6 +131,7 @@ def _no_result(res, d) -> Optional[CompileError]:
                        % (d.name, res, what.name(), what.name()))
     if isinstance(res, StructType) and has_bit_fields(res):
         _record(res, d.span)
+        _bit_field_record(res, d.span)
     return None
 
 
@@ -115,6 +160,8 @@ def _no_param(p, info) -> Optional[CompileError]:
                                "bytes as an `in U8[_]` array" % p.name)
     if isinstance(t, StructType) and not info.is_kernel and p.info in (None, "in", "inout"):
         _record(t, p.span)
+        if has_bit_fields(t):
+            _bit_field_record(t, p.span)
         return None
     if isinstance(t, IntType) and not info.is_kernel:
         return None         # I128..I1024: a pointer to the limb structure
