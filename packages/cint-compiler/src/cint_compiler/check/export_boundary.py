@@ -30,6 +30,10 @@ def _refuse(span, what: str) -> CompileError:
     return CompileError(CODE, span, "%s (SPEC-03P.1 7.5 A-25)" % what)
 
 
+class _UnknownMember(CompileError):
+    """A combined error set with a member of another module, which the root's types do not hold."""
+
+
 def has_scalar_out(info) -> bool:
     """A kernel with a scalar `out` parameter has no C carrier for it (7.3 A-13: a scalar crosses by value)."""
     return info.is_kernel and any(p.info == "out" and not isinstance(p.type, ArrayType) for p in info.params)
@@ -188,6 +192,8 @@ def export_refusal(info, types=None) -> Optional[CompileError]:
                 return err
         data = S.encode_signature(signature_model(info, types))
         S.decode_signature(data)        # what a host will decode (A-24)
+    except _UnknownMember:
+        return None     # left to the build: the root's types lack another module's sets (not yet checked here)
     except CompileError as ex:
         return ex if ex.span is not None else CompileError(ex.code, info.decl.span, ex.message)
     except S.SignatureError as ex:
@@ -221,8 +227,9 @@ class _Map:
         """The member set ``qname`` of the combined set ``es``, from the program's types."""
         t = self.types.get(qname)
         if not isinstance(t, ErrorSetType):
-            raise _refuse(None, "a combined error set whose member %s is not known here has no C form in a type "
-                                "signature; name the member sets' module in the root module" % qname)
+            raise _UnknownMember(CODE, None, "a combined error set whose member %s is not known here has no C form in a type "
+                                "signature; name the member sets' module in the root module (SPEC-03P.1 7.5 A-25)"
+                                % qname)
         return t
 
     def errset(self, es: ErrorSetType):
