@@ -22,6 +22,7 @@ from typing import Dict, List, Optional
 
 from cint_compiler.syntax import tree as A
 from cint_compiler.check.symbols import Program
+from cint_compiler.check.export_boundary import check_export_boundary
 from cint_compiler.check.program import check_program
 from cint_compiler.interp import context as evaluation
 from cint_compiler.diagnostics import CompileError, Span
@@ -247,6 +248,8 @@ def _compile_source(data: bytes, rel: str, root=None) -> Compiled:
     for m in order:
         programs[m.path] = check_program(m, programs, evaluation)
     program = programs[mod.path]
+    # the root module's exports are the library's: one verdict for `cint check` and `cint build --lib`
+    check_export_boundary(program)
     # the program's state is the module variables of every module (SPEC-01 IM-156)
     program.globals = [g for m in order for g in programs[m.path].globals]
     sir = encode_module(mod)

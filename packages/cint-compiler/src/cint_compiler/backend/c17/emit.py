@@ -3205,11 +3205,9 @@ class Emitter:
         for info in decls:
             if not info.decl.exported:
                 continue
-            from cint_compiler.check.features.containers import mentions_memory
-            if mentions_memory(info.result) or any(mentions_memory(p.type) for p in info.params):
-                continue     # callable only from cint, no C wrapper and no reflection row
-            if KRC.has_scalar_out(info):
-                continue     # no C carrier for a scalar `out` (decision 23): as A-25
+            from cint_compiler.check.export_boundary import has_c_wrapper
+            if not has_c_wrapper(info):
+                continue     # A-25 (an arena, pool or handle; a kernel's scalar `out`, decision 23): cint only
             if not lenient:
                 rows.append(self.wrapper(info))
                 continue
