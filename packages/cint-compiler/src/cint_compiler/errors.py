@@ -864,8 +864,11 @@ kernel k[n](in I64[n] a, out I64[n] b) over [i: n] {
     b[0] = a[i];
 }
 """),
-    _D("C5050", "type not ABI-eligible", "A-25", "Export only types that have a C form (SPEC-03P.1 A-25).",
-       no_example="the C back end reports it when it builds a library"),
+    _D("C5050", "type not ABI-eligible", "A-25",
+       "Export only types that have a C form (SPEC-03P.1 A-25); return an array through an `inout` parameter.",
+       """\
+export I64[4] f() { I64[4] a = [1, 2, 3, 4]; return a; }
+"""),
     _D("C6001", "fault during constant evaluation", "",
        "Change the constant so that its evaluation does not fault; the fault's record says which operation faulted.",
        """\
