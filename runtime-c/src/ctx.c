@@ -272,6 +272,7 @@ RT_API cint_status cint_ctx_create(const cint_ctx_config *config, cint_ctx **out
     ctx->next_arena = 1;
     ctx->next_pool = 1;
     ctx->fuel_budget = CINT_FUEL_UNBOUNDED;
+    ctx->fuel.limit = INT64_MAX;
     ctx->frames = (uint32_t)(ctx->depth_limit < RT_FRAMES_MAX ? ctx->depth_limit : RT_FRAMES_MAX);
 
     bool ok = true;
@@ -350,7 +351,7 @@ RT_API cint_status cint_fuel_consumed(const cint_ctx *ctx, int64_t *out)
 {
     if (ctx == NULL || out == NULL) return CINT_REFUSED;
     if (!rt_acquire(ctx)) return CINT_BUSY;
-    *out = ctx->fuel_used;
+    *out = ctx->fuel.used;
     rt_release(ctx);
     return CINT_OK;
 }
