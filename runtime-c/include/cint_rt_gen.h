@@ -242,7 +242,9 @@ cint_gen_fuel *cint_gen_fuel_of(cint_ctx *ctx);
 #define CINT_UNLIKELY(x) (x)
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(CINT_NO_CLONES)
-#define CINT_GEN_VECTOR __attribute__((target_clones("avx2", "default")))
+#define CINT_GEN_VECTOR __attribute__((target_clones("avx2", "default"), optimize("vect-cost-model=dynamic")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define CINT_GEN_VECTOR __attribute__((optimize("vect-cost-model=dynamic")))
 #else
 #define CINT_GEN_VECTOR
 #endif

@@ -204,6 +204,18 @@ static inline int cint_index(cint_ctx *ctx, const cint_gen_at *at, const cint_ge
     return 0;
 }
 
+/* Row i (checked) of a rank-2 array: the rank-1 view of its last dimension at index i of its first. */
+static inline void cint_gen_row(const cint_gen_array *a, int64_t i, cint_gen_array *out)
+{
+    *out = *a;
+    out->data = a->data + (i - a->lower[0]) * a->stride[0] * a->elem_size;
+    out->rank = 1u;
+    out->shape[0] = a->shape[1];
+    out->stride[0] = a->stride[1];
+    out->lower[0] = a->lower[1];
+    for (uint32_t d = 1; d < 4u; d++) out->shape[d] = out->stride[d] = out->lower[d] = 0;
+}
+
 /* Element addresses of checked indices. */
 static inline void *cint_elem1(const cint_gen_array *a, int64_t i0)
 {

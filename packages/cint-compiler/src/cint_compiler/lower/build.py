@@ -485,6 +485,21 @@ class Lowerer:
         self.emit(L.Call(r, info, vals, site=e.callee.span, step=True))
         return r if r is not None else L.Imm(0, I64)
 
+    def reduce_operand(self, x):
+        """A rank-1 operand of a reduction: a whole array (arr, None, None) or a row `m[i]` of a rank-2 array
+        (arr, the row index, the site of its view)."""
+        while isinstance(x, A.Paren):
+            x = x.inner
+        if isinstance(x, A.Index) and len(x.items) == 1 and not isinstance(x.items[0], A.SliceItem) and \
+                getattr(x, "ckind", None) is None and getattr(x, "subword", None) is None:
+            arr = self.array(x.base)
+            if arr.rank == 2:
+                return arr, self.expr(x.items[0]), x.span
+        arr = self.array(x)
+        if arr.rank != 1:
+            raise L.NotLowered(x.span, "a reduction over an array of rank %d" % arr.rank)
+        return arr, None, None
+
     def builtin(self, e):
         name = e.bname
         T = getattr(e, "T", None)
@@ -495,6 +510,16 @@ class Lowerer:
                 raise L.NotLowered(e.span, "this sum")
             r = self.temp(R)
             self.emit(L.Reduce(r, "sum", R, arr, site=e.callee.span, step=True))
+            return r
+        if name == "dot" and len(e.argv) == 3:
+            R = e.R
+            a, row, rsite = self.reduce_operand(e.argv[1])
+            b, row2, _ = self.reduce_operand(e.argv[2])
+            if row2 is not None or not isinstance(R, IntType) or not scalar(R) or not isinstance(a.elem, IntType) \
+                    or a.elem != b.elem:
+                raise L.NotLowered(e.span, "this dot")
+            r = self.temp(R)
+            self.emit(L.Reduce(r, "dot", R, a, b, row=row, row_site=rsite, site=e.callee.span, step=True))
             return r
         if name in ("min", "max") and len(e.argv) == 2 and isinstance(T, IntType) and scalar(T):
             a, b = [self.expr(x) for x in e.argv]

@@ -277,6 +277,8 @@ class Reduce(Op):
     arr2: Optional[Arr] = None
     row: Optional[Val] = None         # dot over row `row` of a rank-2 arr (a view formed in place)
     row_site: object = None
+    row_proven: bool = False          # the row index is in range (the bounds pass)
+    same_extent: bool = False         # dot: the two extents are equal whatever the inputs (the bounds pass)
 
 
 # ------------------------------------------------------------------------------------------ control flow
@@ -404,7 +406,7 @@ def _site(op) -> str:
     s = op.site
     if s is None:
         return ""
-    return "  @%d:%d%s" % (s.line, s.column, " step" if op.step else "")
+    return "  @%d:%d%s%s" % (s.line, s.column, " step" if op.step else "", " proved" if op.safe else "")
 
 
 def format_op(op, out: List[str], ind: str):
@@ -443,7 +445,7 @@ def format_op(op, out: List[str], ind: str):
                                           ", ".join(map(_v, op.args)), _site(op)))
     elif isinstance(op, Reduce):
         arrs = ", ".join(str(a) for a in (op.arr, op.arr2) if a is not None)
-        row = "" if op.row is None else " row %s" % op.row
+        row = "" if op.row is None else " row %s%s" % (op.row, " !" if op.row_proven else " ?")
         out.append("%s%s = %s.%s %s%s%s" % (ind, op.dst, op.kind, op.ty.token, arrs, row, _site(op)))
     elif isinstance(op, If):
         out.append("%sif %s {" % (ind, op.cond))

@@ -286,6 +286,14 @@ class Ranges:
                 0 <= b.lo.c and b.hi.c < op.ty.bits
         return True
 
+    def o_Reduce(self, op):
+        if op.row is not None:
+            op.row_proven = self.in_extent(self.rng(op.row), self.extent(op.arr, 0))
+        if op.arr2 is not None:
+            d = self.extent(op.arr, op.arr.rank - 1) - self.extent(op.arr2, 0)
+            op.same_extent = d.is_const and d.c == 0
+        self.set(op.dst, of_type(op.dst.ty))
+
     def o_Elem(self, op):
         if op.rel:
             return

@@ -114,6 +114,12 @@ def verify(fn: L.Function, after: str):
             if op.dst is not None:
                 define(op, op.dst)
         elif isinstance(op, L.Reduce):
+            if op.kind not in ("sum", "dot") or (op.kind == "dot") != (op.arr2 is not None):
+                bad(op, "a reduction %s with %s operands" % (op.kind, 1 + (op.arr2 is not None)))
+            if op.row is not None:
+                use(op, op.row)
+                if op.arr.rank != 2 or op.row_site is None:
+                    bad(op, "a row of an array of rank %d, or without its site" % op.arr.rank)
             define(op, op.dst)
         elif isinstance(op, L.If):
             use(op, op.cond)

@@ -166,7 +166,10 @@ class FnWriter:
             if not isinstance(p, L.Arr):
                 continue
             src = "p_%s" % p.name if self.fn.kind == "function" else "(&A[%d])" % p.index
-            w("%s *const d_%s CINTG_UNUSED = (%s *)(void *)%s->data;" % (ctype(p.elem), p.name, ctype(p.elem), src))
+            # restrict: an array that is written overlaps no other argument (the entry and call checks refuse it,
+            # E_ALIAS, LS-121), and arrays that overlap are only read
+            w("%s *const restrict d_%s CINTG_UNUSED = (%s *)(void *)%s->data;" % (ctype(p.elem), p.name, ctype(p.elem),
+                                                                               src))
             for k in range(p.rank):
                 w("const int64_t n_%s_%d CINTG_UNUSED = %s->shape[%d];" % (p.name, k, src, k))
                 if not (self.spec and k == p.rank - 1):
@@ -253,7 +256,7 @@ class FnWriter:
     # ------------------------------------------------------------------ operations
 
     def declare(self, t: L.Temp, expr: str):
-        self.w("const %s t%d = %s;" % (ctype(t.ty), t.n, expr))
+        self.w("const %s t%d CINTG_UNUSED = %s;" % (ctype(t.ty), t.n, expr))
 
     def block(self, b: L.Block):
         for op in b.ops:
@@ -322,7 +325,10 @@ class FnWriter:
             cop = {"add": "+", "sub": "-", "mul": "*"}[name]
             if ka is not None and kb is not None and self.mode == "fast":
                 self.known[id(op.dst)] = _wrap(t, {"add": ka + kb, "sub": ka - kb, "mul": ka * kb}[name])
-            self.declare(op.dst, "(%s)((%s)%s %s (%s)%s)" % (ct, ut, a, cop, ut, b))
+            if op.safe:     # proved in range: plain arithmetic (which the vectoriser reads as affine)
+                self.declare(op.dst, "(%s)(%s %s %s)" % (ct, a, cop, b))
+            else:
+                self.declare(op.dst, "(%s)((%s)%s %s (%s)%s)" % (ct, ut, a, cop, ut, b))
             return
         if op.form == "sat":
             self.declare(op.dst, "cint_%s_sat_%s(%s, %s)" % (name, t.token, a, b))
@@ -590,7 +596,7 @@ class FnWriter:
             span = "(uint64_t)%s_lo - (uint64_t)%s" % (n, last)
         w("if (!(%s)) {" % empty)
         w.ind += "    "
-        w("const uint64_t %s_tm1 = (%s) / UINT64_C(%d);" % (n, span, abs(st)))
+        w("const uint64_t %s_tm1 CINTG_UNUSED = (%s) / UINT64_C(%d);" % (n, span, abs(st)))
         ivn = self.vname(op.iv)
         step_expr = "(int64_t)((uint64_t)%s_lo %s it_%s * UINT64_C(%d))" % (n, "+" if st > 0 else "-", n, abs(st))
         trip = None
@@ -713,19 +719,107 @@ class FnWriter:
         self.after_call()
 
     def o_Reduce(self, op: L.Reduce):
+        if self.mode == "fast":
+            self.fast_reduce(op)
+            return
         em = self.em
         w = self.w
         arr = self.arr_ptr(op.arr)
-        w("%s t%d = 0;" % (ctype(op.dst.ty), op.dst.n))
-        self.before_call()
+        if op.row is not None:
+            # the view m[i]: one counted step, its index checked against the first dimension
+            row = self.val(op.row)
+            if not (self.spec and op.row_proven):
+                lo = "0" if (self.spec or op.arr.kind == "const") else "l_%s_0" % op.arr.name
+                self.fault("(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (row, lo, self.extent(op.arr, 0)),
+                           "cint_gen_index_fault(ctx, %s, %s, 0u, %s)" % (self.at(op.row_site), arr, row))
+            if self.stepped:
+                w("step++;")
+            rv = "rv%d" % op.dst.n
+            w("cint_gen_array %s;" % rv)
+            w("cint_gen_row(%s, %s, &%s);" % (arr, row, rv))
+            arr = "&" + rv
+        k = em.site(op.site)
         if self.stepped:
-            k = em.site(op.site)
             w("step++;")
-            w("if (cint_gen_sum_at(ctx, &(cint_gen_at){{%du, %du}, wi, step}, &(cint_gen_at){{%du, %du}, wi, step - 1}, "
-              "%s, %s, &t%d)) goto fail;" % (em.cur_mod, k, em.cur_mod, k, arr, tag(op.ty), op.dst.n))
+            charge_at = "&(cint_gen_at){{%du, %du}, wi, step}" % (em.cur_mod, k)
+            at = "&(cint_gen_at){{%du, %du}, wi, step - 1}" % (em.cur_mod, k)
         else:
-            w("if (cint_gen_sum(ctx, %s, %s, %s, &t%d)) goto fail;" % (self.at(op.site), arr, tag(op.ty), op.dst.n))
+            charge_at = at = self.at(op.site)
+        if op.kind == "sum":
+            w("%s t%d = 0;" % (ctype(op.dst.ty), op.dst.n))
+            self.before_call()
+            if self.stepped:
+                w("if (cint_gen_sum_at(ctx, %s, %s, %s, %s, &t%d)) goto fail;" % (charge_at, at, arr, tag(op.ty),
+                                                                                op.dst.n))
+            else:
+                w("if (cint_gen_sum(ctx, %s, %s, %s, &t%d)) goto fail;" % (at, arr, tag(op.ty), op.dst.n))
+        else:
+            w("uint64_t u%d = 0;" % op.dst.n)
+            self.before_call()
+            w("if (cint_w_dot(ctx, %s, %s, %s, %s, %s, &u%d)) goto fail;" % (
+                charge_at, at, arr, self.arr_ptr(op.arr2), tag(op.ty), op.dst.n))
+            self.declare(op.dst, "cintg_wrap_%s(u%d)" % (op.ty.token, op.dst.n))
         self.after_call()
+
+    def data_of(self, a: L.Arr, row) -> str:
+        """A pointer to the first element (of row `row` for a rank-2 array), in fast mode."""
+        if a.kind == "const":
+            base = self.const_decl(a)
+            if row is None:
+                return base
+            return "%s + %s * INT64_C(%d)" % (base, row, self.const_shape(a)[1])
+        if row is None:
+            return "d_%s" % a.name
+        return "d_%s + %s * s_%s_0" % (a.name, row, a.name)
+
+    def fast_reduce(self, op: L.Reduce):
+        """sum or dot inline, exact by split accumulation (vectorisable): each element (or product) u as 64
+        bits, summed as its high and low halves and its sign, so that no partial sum can wrap for fewer than
+        2^32 elements; then one range check of the exact total."""
+        w = self.w
+        a = op.arr
+        n = "rn%d" % op.dst.n
+        row = None
+        if op.row is not None:
+            row = self.val(op.row)
+            if not op.row_proven:
+                self.fault("(uint64_t)%s >= (uint64_t)%s" % (row, self.extent(a, 0)), "")
+                if self.flag:   # go on over row 0, the block gives up anyway
+                    row = "((uint64_t)%s < (uint64_t)%s ? %s : 0)" % (row, self.extent(a, 0), row)
+        w("int64_t %s = %s;" % (n, self.extent(a, a.rank - 1)))
+        if not self.flag:   # its fuel, ceil(n / 64), before it reads an element (a flag block charged it)
+            w("if ((%s + 63) / 64 > fl - fu) return 1;" % n)
+            w("fu += (%s + 63) / 64;" % n)
+        if op.arr2 is not None and not op.same_extent:
+            m = self.extent(op.arr2, 0)
+            self.fault("%s != %s" % (n, m), "")
+            w("if (%s < %s) %s = %s;" % (m, n, n, m))
+        self.fault("%s >= INT64_C(4294967296)" % n, "")
+        if self.flag:
+            w("if (%s >= INT64_C(4294967296)) %s = 0;" % (n, n))
+        et = a.elem
+        pa = self.data_of(a, row)
+        r = op.dst.n
+        w("uint64_t hi%d = 0, lo%d = 0, ng%d = 0;" % (r, r, r))
+        w.open("for (int64_t k_ = 0; k_ < %s; k_++) {" % n)
+        if op.kind == "dot":
+            pb = self.data_of(op.arr2, None)
+            wide = "int64_t" if et.signed else "uint64_t"
+            w("const uint64_t u_ = (uint64_t)((%s)(%s)[k_] * (%s)(%s)[k_]);" % (wide, pa, wide, pb))
+        else:
+            w("const uint64_t u_ = (uint64_t)(%s)[k_];" % pa)
+        w("hi%d += u_ >> 32;" % r)
+        w("lo%d += u_ & UINT64_C(0xFFFFFFFF);" % r)
+        if et.signed:
+            w("ng%d += u_ >> 63;" % r)
+        w.close("}")
+        tot = "((cintg_i128)hi%d << 32) + (cintg_i128)lo%d - ((cintg_i128)ng%d << 64)" % (r, r, r)
+        w("const cintg_i128 s%d = %s;" % (r, tot))
+        R = op.ty
+        self.fault("s%d < (cintg_i128)%s || s%d > (cintg_i128)%s" % (r, i64(R.min) if R.signed else "0", r,
+                                                                        lit(R, R.max)), "")
+        self.declare(op.dst, "(%s)s%d" % (ctype(R), r))
+        self.count(op)
 
     def arr_ptr(self, a: L.Arr) -> str:
         if a.kind == "param":
@@ -743,6 +837,7 @@ class FnWriter:
         if op.value is not None:
             w("*result = %s;" % self.val(op.value))
         if self.mode == "fast":
+            self.item_end_used = True
             w("goto %s;" % self.item_end)
             return
         w("F->used = fu;")
@@ -866,7 +961,7 @@ def function_c(em, fn: L.Function, mode: str):
             w("int64_t step = *stepp;")
         w("cint_gen_fuel *const F = cint_gen_fuel_of(ctx);")
         w("int64_t fu = F->used;")
-        w("const int64_t fl = F->limit;")
+        w("const int64_t fl CINTG_UNUSED = F->limit;")
         fw.array_prologue()
         fw.locals_decl(fn.body)
         fw.block(fn.body)
@@ -908,10 +1003,11 @@ def kernel_c(em, fn: L.Function):
     fw = FnWriter(em, fn, "item", False)
     fw.start()
     w = fw.w
+    w("(void)A; (void)S; (void)wi;")
     w("int64_t step = 0;")
     w("cint_gen_fuel *const F = cint_gen_fuel_of(ctx);")
     w("int64_t fu = F->used;")
-    w("const int64_t fl = F->limit;")
+    w("const int64_t fl CINTG_UNUSED = F->limit;")
     fw.array_prologue()
     fw.locals_decl(items.body)
     fw.block(items.body)
@@ -936,22 +1032,24 @@ def kernel_c(em, fn: L.Function):
         fw.start()
         fw.flag = flag
         w = fw.w
-        w("(void)ctx;")
+        w("(void)ctx; (void)A; (void)S;")
         fw.array_prologue()
         w("int64_t fu = *fup;")
-        if flag:
-            w("if ((uint64_t)(fl - fu) < UINT64_C(%d) * (uint64_t)(je - jb)) return 1;" % static)
+        if flag:   # the fuel of the whole block, charged at its end when no item gave up
+            w("const int64_t ch_ = %s;" % static)
+            w("if (ch_ > 0 && (uint64_t)(fl - fu) / (uint64_t)(je - jb) < (uint64_t)ch_) return 1;")
             w("uint32_t ovf = 0;")
         fw.item_end = fw.label("Li")
+        fw.item_end_used = False
         w.open("for (int64_t o_%s = jb; o_%s < je; o_%s++) {" % (last.name, last.name, last.name))
         fw.locals_decl(items.body)
         fw.block(items.body)
-        if not flag:
+        if fw.item_end_used:
             w("%s:;" % fw.item_end)
         w.close("}")
         if flag:
             w("if (ovf) return 1;")
-            w("fu += INT64_C(%d) * (je - jb);" % static)
+            w("fu += ch_ * (je - jb);")
         w("*fup = fu;")
         w("return 0;")
         attr = "CINT_GEN_VECTOR " if flag else ""
@@ -966,7 +1064,7 @@ def kernel_c(em, fn: L.Function):
     for v, e in zip(items.over, ext):
         lin = "o_%s" % v.name if lin == "0" else "(%s) * %s + o_%s" % (lin, e, v.name)
     kb_args = ", ".join(["ctx", "A", "S"] + scal_args + ["wi_"] + ["o_%s" % v.name for v in items.over])
-    out = []
+    out = ["(void)S;"]
     if mode is not None:
         test = _spec_test(fn, lambda p: "(&A[%d])" % p.index) or "1"
         out.append("if (%s) {" % test)
@@ -1010,39 +1108,68 @@ def kernel_c(em, fn: L.Function):
 
 
 def fast_mode(fn: L.Function):
-    """Whether the work items of kernel fn have a fast block, and its kind: (flag, static charge) with flag
-    True when every check can accumulate into a flag with no branch (and then the charge of one item is the
-    constant static), or None when the body needs the exact path for every item (a call, a reduction)."""
+    """Whether the work items of kernel fn have a fast block, and its kind: (flag, charge) with flag True when
+    every check can accumulate into a flag with no branch (and then `charge`, a C expression, is the fuel of
+    one item, the same for every item), or None when every item needs the exact path (a call)."""
     body = fn.items.body
+    loaded, stored = set(), set()
     for op in L.walk(body):
-        if isinstance(op, (L.Call, L.Reduce, L.Charge)):
+        if isinstance(op, (L.Call, L.Charge)):
             return None
-    static = _static_charge(body)
-    if static is not None and _flaggable(fn, body):
-        return True, static
-    return False, 0
+        if isinstance(op, L.Reduce):
+            if not _fast_reduce_ok(op):
+                return None
+            loaded |= {id(op.arr), id(op.arr2)}
+        if isinstance(op, L.Load):
+            loaded.add(id(op.ref.arr))
+        if isinstance(op, L.Store):
+            stored.add(id(op.ref.arr))
+    if loaded & stored:
+        # an item that reads an array it writes would read its own fast-path store when its block is re-run
+        return None
+    charge = _static_charge(fn, body)
+    if charge is not None and _flaggable(fn, body):
+        return True, charge
+    return False, None
 
 
-def _static_charge(b: L.Block) -> Optional[int]:
-    """The fuel one run of block b charges when it is the same for every run (constant loop trips), else None."""
-    total = 0
+def _fast_reduce_ok(op: L.Reduce) -> bool:
+    """The inline reductions of fast mode: sum of a rank-1 array, dot of elements of 32 bits or fewer."""
+    if op.kind == "dot":
+        return op.arr.elem.bits <= 32
+    return op.arr.rank == 1 and op.arr.elem.bits <= 64
+
+
+def _shape_c(a: L.Arr, k: int) -> str:
+    if a.kind == "const":
+        return i64(list(a.value.shape)[k])
+    return "(&A[%d])->shape[%d]" % (a.index, k)
+
+
+def _static_charge(fn, b: L.Block) -> Optional[str]:
+    """The fuel one run of block b charges as a C expression over the kernel's arrays, when it is the same for
+    every item (loops of constant trip, reductions over whole extents), else None."""
+    parts = []
     for op in b.ops:
         if isinstance(op, L.ForRange):
             lo, hi = op.lo, op.hi
             if not (isinstance(lo, L.Imm) and isinstance(hi, L.Imm)):
                 return None
-            inner = _static_charge(op.body)
+            inner = _static_charge(fn, op.body)
             if inner is None:
                 return None
-            total += _trip(int(lo.value), int(hi.value), op.stride, op.inclusive) * (1 + inner)
+            trip = _trip(int(lo.value), int(hi.value), op.stride, op.inclusive)
+            parts.append("INT64_C(%d) * (1 + %s)" % (trip, inner))
         elif isinstance(op, L.Loop):
             return None
         elif isinstance(op, L.If):
-            a, b2 = _static_charge(op.then), _static_charge(op.other)
+            a, b2 = _static_charge(fn, op.then), _static_charge(fn, op.other)
             if a is None or b2 is None or a != b2:
                 return None
-            total += a
-    return total
+            parts.append(a)
+        elif isinstance(op, L.Reduce):
+            parts.append("((%s + 63) / 64)" % _shape_c(op.arr, op.arr.rank - 1))
+    return "(%s)" % " + ".join(parts) if parts else "0"
 
 
 UNROLL = 16
@@ -1053,7 +1180,7 @@ def _flaggable(fn, body) -> bool:
     ranges (unrolled), no jump, every index proved in range from values that are exact whatever the flags."""
     exact = set()
     for op in L.walk(body):
-        if isinstance(op, (L.Loop, L.Break, L.Continue, L.Return, L.Call, L.Reduce)):
+        if isinstance(op, (L.Loop, L.Break, L.Continue, L.Return, L.Call)):
             return False
         if isinstance(op, L.ForRange):
             if not (isinstance(op.lo, L.Imm) and isinstance(op.hi, L.Imm)):
@@ -1068,6 +1195,8 @@ def _flaggable(fn, body) -> bool:
         if isinstance(op, L.Elem) and not op.rel:
             if not all(op.proven) or not all(_exact(i, exact) for i in op.idx):
                 return False
+        if isinstance(op, L.Reduce) and op.row is not None and not _exact(op.row, exact):
+            return False
         # the values that are exact whatever the flags: no unproved check on their way
         dst = getattr(op, "dst", None)
         if isinstance(dst, L.Temp):
@@ -1080,6 +1209,8 @@ def _flaggable(fn, body) -> bool:
                 ok = False
             if isinstance(op, (L.Load, L.Extent)):
                 ok = True
+            if isinstance(op, L.Reduce):
+                ok = False
             if ok:
                 exact.add(id(dst))
     return True

@@ -1,0 +1,373 @@
+"""The lowered IR and cpu-c17 over it (docs/lir.md): lowering, the verifier, the bounds and fuel passes, and
+outcomes identical to the reference executor where the fast paths could go wrong: faults at every place of a
+block and at its edges, fuel that runs out inside loops and dispatches, strided views beside contiguous ones,
+kernels that read what they write, every element type."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler_testkit import both
+from cint_compiler.driver import compile_file, compile_source
+from cint_compiler.lower import NotLowered, format_function, lower, lower_checked
+from cint_compiler.lower import lir as L
+from cint_compiler.lower.verify import VerifyError, verify
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2] / "tests-conformance"))
+from spec_paths import EXAMPLES, SHARED  # noqa: E402
+
+
+def info_of(src, name):
+    c = compile_source(src.encode("utf-8"), "t.ci")
+    return c.program.functions.get(name) or c.program.kernels[name]
+
+
+def lowered(src, name, kvariant=False):
+    return lower_checked(info_of(src, name), kvariant=kvariant, verify=True)
+
+
+def ops(fn, kind):
+    return [op for op in L.walk(L.body_of(fn)) if isinstance(op, kind)]
+
+
+KERNELS = """
+const I32[5] TAPS = [1, 4, 6, 4, 1];
+
+kernel fir5[m](in I32[m + 4] x, out I32[m] y) over [i: m] {
+    I32 acc = 0;
+    for k in 0..5 {
+        acc += TAPS[k] * x[i + k];
+    }
+    y[i] = acc;
+}
+
+kernel stencil[h, w](in I32[h + 2, w + 2] u, out I32[h, w] v) over [i: h, j: w] {
+    v[i, j] = u[i + 1, j + 1] * 4 - u[i, j + 1] - u[i + 2, j + 1] - u[i + 1, j] - u[i + 1, j + 2];
+}
+
+kernel shifted[n](in I64[n] x, out I64[n] y) over [i: n] {
+    y[i] = x[i + 1];
+}
+
+void histogram[h, w](in U8[h, w] img, inout I64[256] hist) {
+    for r in 0..h {
+        for c in 0..w {
+            hist[img[r, c] as I64] += 1;
+        }
+    }
+}
+
+kernel matvec[r, c](in I32[r, c] a, in I32[c] x, out I64[r] y) over [i: r] {
+    y[i] = dot(I64, a[i], x);
+}
+"""
+
+
+# ------------------------------------------------------------------------------------------ the bounds pass
+
+def test_the_bounds_pass_proves_the_indices_loop_ranges_and_extents_bound():
+    fir = lowered(KERNELS, "fir5")
+    elems = ops(fir, L.Elem)
+    assert [e.proven for e in elems] == [[True], [True], [True]]      # TAPS[k], x[i + k], y[i]
+    adds = [op for op in ops(fir, L.Arith) if op.ty.bits == 64]
+    assert len(adds) == 1 and adds[0].safe                            # i + k cannot overflow
+    assert not any(op.safe for op in ops(fir, L.Arith) if op.ty.bits == 32)   # the data's products can
+    st = lowered(KERNELS, "stencil")
+    assert all(all(e.proven) for e in ops(st, L.Elem))
+    hist = lowered(KERNELS, "histogram")
+    assert all(all(e.proven) for e in ops(hist, L.Elem))              # a U8 value indexes 256 buckets
+    assert all(c.safe for c in ops(hist, L.Conv))
+
+
+def test_the_bounds_pass_proves_nothing_it_cannot():
+    sh = lowered(KERNELS, "shifted")
+    y, x = ops(sh, L.Elem)            # the place first (IM-98)
+    assert x.proven == [False] and y.proven == [True]                 # x[i + 1] reaches n
+    mv = lowered(KERNELS, "matvec")
+    (red,) = ops(mv, L.Reduce)
+    assert red.row_proven and red.same_extent
+
+
+def test_a_counted_loop_whose_body_charges_nothing_is_charged_once():
+    hist = lowered(KERNELS, "histogram")
+    outer, inner = ops(hist, L.ForRange)
+    assert inner.batch and not outer.batch
+
+
+# ------------------------------------------------------------------------------------------ the verifier
+
+def test_the_verifier_names_the_pass_that_broke_a_rule():
+    fn = lower(info_of(KERNELS, "fir5"))
+    verify(fn, "lowering")
+    loop = ops(fn, L.ForRange)[0]
+    loop.body.ops.insert(0, loop.body.ops.pop())        # the accumulator's update before what it reads
+    with pytest.raises(VerifyError, match="after ranges: .*read before it is defined"):
+        verify(fn, "ranges")
+    fn = lower(info_of(KERNELS, "fir5"))
+    elem = ops(fn, L.Elem)[1]
+    elem.idx.append(elem.idx[0])
+    with pytest.raises(VerifyError, match="after fuel: Elem: 2 indices for rank 1"):
+        verify(fn, "fuel")
+    fn = lower(info_of(KERNELS, "fir5"))
+    fn.items.body.ops.append(L.Let(fn.items.over[0], L.Imm(0, fn.items.over[0].ty)))
+    with pytest.raises(VerifyError, match="read-only"):
+        verify(fn, "lowering")
+
+
+def _programs():
+    from cint_compiler.conformance.expect import find_cases
+    out = []
+    if EXAMPLES.is_dir():
+        out += [(p, p.parent) for p in sorted(EXAMPLES.glob("*.ci"))]
+    up = SHARED / "upstream-conformance"
+    if up.is_dir():
+        out += [(p, up) for p in find_cases(up)]
+    return out
+
+
+def test_every_function_of_the_spec_examples_and_the_public_cases_lowers_and_verifies_or_says_why():
+    from cint_compiler.diagnostics import CompileError
+    progs = _programs()
+    if not progs:
+        pytest.skip("../shared is absent")
+    lowered_n = refused = 0
+    for path, root in progs:
+        try:
+            c = compile_file(path, root)
+        except CompileError:
+            continue
+        for info in list(c.program.functions.values()) + list(c.program.kernels.values()):
+            for kv in ((False, True) if not info.is_kernel else (False,)):
+                try:
+                    fn = lower_checked(info, kvariant=kv, verify=True)
+                except NotLowered as ex:
+                    assert ex.what, "a refusal names its construct"
+                    refused += 1
+                    continue
+                assert format_function(fn)
+                lowered_n += 1
+    # the share of the public programs' functions that the LIR covers (it only grows)
+    assert lowered_n >= 234, (lowered_n, refused)
+
+
+def test_cint_lower_prints_the_lir_and_what_stays_with_the_tree_walker(tmp_path):
+    src = tmp_path / "k.ci"
+    src.write_text(KERNELS + "\nI64 twice(I64 x) { I64[2] a = [x, x]; return sum(a); }\n", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "cint_compiler", "lower", str(src)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "&2 = index.checked.i32 @x[%3] !" in r.stdout
+    assert "add.checked.i64 $i, $k.2  @7:30 step proved" in r.stdout
+    assert "function twice: not lowered (a declaration of I64[2] at 32:27)" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "cint_compiler", "lower", str(src), "--function", "nope"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "no function or kernel named nope" in r.stderr
+
+
+# ------------------------------------------------------------------------------------------ same outcomes
+
+ELEMENTWISE = """
+kernel scale[n](in T[n] x, out T[n] y) over [i: n] {
+    y[i] = x[i] * 3 + 1;
+}
+
+void run() {
+    T[N] x;
+    for i in 0..N {
+        x[i] = (i % 50) as T;
+    }
+    x[POS] = BIG;
+    T[N] y;
+    scale(x, y);
+    "{y[0]} {y[N - 1]}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("pos", [0, 1, 1023, 1024, 1025, 2047, 2999])
+def test_a_fault_anywhere_in_a_block_or_at_its_edges_is_the_lowest_work_item(tmp_path, pos):
+    src = ELEMENTWISE.replace("T", "I32").replace("N", "3000").replace("POS", str(pos)).replace("BIG",
+                                                                                                "800000000")
+    text = both(tmp_path, src)
+    assert "fault.address 0 %d 2\n" % pos in text      # dispatch 0, the work item, step 2 (the `*`)
+
+
+@pytest.mark.parametrize("t,big", [("I8", "50"), ("I16", "11000"), ("I64", "4000000000000000000"), ("U8", "90"),
+                                   ("U16", "22000"), ("U32", "1500000000"), ("U64", "7000000000000000000")])
+def test_every_element_type_faults_as_the_reference_does(tmp_path, t, big):
+    src = ELEMENTWISE.replace("T", t).replace("N", "2100").replace("POS", "1500").replace("BIG", big)
+    both(tmp_path, src, name="e_" + t.lower())
+
+
+FIR = """
+const I32[5] TAPS = [1, 4, 6, 4, 1];
+
+kernel fir5[m](in I32[m + 4] x, out I32[m] y) over [i: m] {
+    I32 acc = 0;
+    for k in 0..5 {
+        acc += TAPS[k] * x[i + k];
+    }
+    y[i] = acc;
+}
+
+void run() {
+    I32[2504] x;
+    for i in 0..2504 {
+        x[i] = (i % 7) as I32 - 3;
+    }
+    x[POS] = BIG;
+    I32[2500] y;
+    fir5(x, y);
+    "{y[0]} {y[2499]} {sum(y)}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("pos,big", [(1200, "400000000"), (2503, "300000000"), (0, "3")])
+def test_a_fir_filter_faults_at_the_tap_the_reference_names(tmp_path, pos, big):
+    both(tmp_path, FIR.replace("POS", str(pos)).replace("BIG", big))
+
+
+@pytest.mark.parametrize("fuel", [2505, 2506, 2507, 2600, 7000, 12000, 14999, 15005, 15007, 20000])
+def test_fuel_that_runs_out_inside_a_dispatch_or_a_loop_stops_where_the_reference_stops(tmp_path, fuel):
+    both(tmp_path, FIR.replace("POS", "5").replace("BIG", "2"), fuel=fuel, name="f%d" % fuel)
+
+
+SCAN = """
+void prefix[n](in I64[n] x, inout I64[n] s) {
+    I64 acc = 0;
+    for i in 0..n {
+        acc += x[i];
+        s[i] = acc;
+    }
+}
+
+I64[40] xs;
+I64[40] res;
+
+void run() {
+    for i in 0..40 {
+        xs[i] = i as I64;
+    }
+    xs[POS] = 9223372036854775000;
+    prefix(xs, res);
+    "{res}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("pos,fuel", [(30, None), (0, None), (39, None), (30, 60), (30, 70), (30, 82), (30, 83)])
+def test_a_function_stops_with_the_stores_and_fuel_of_the_exact_order(tmp_path, pos, fuel):
+    # the loop's trip is charged at once when the budget covers it; a fault in it gives back the rest
+    both(tmp_path, SCAN.replace("POS", str(pos)), fuel=fuel, name="s%d_%s" % (pos, fuel))
+
+
+STRIDED = """
+kernel dbl[n](in I64[n] x, out I64[n] y) over [i: n] {
+    y[i] = x[i] * 2;
+}
+
+I64 total[n](in I64[n] x) {
+    I64 s = 0;
+    for v in x {
+        s += v;
+    }
+    return s;
+}
+
+void run() {
+    I64[2, 1500] m;
+    for i in 0..1500 {
+        m[0, i] = i as I64;
+        m[1, i] = (i * 3) as I64;
+    }
+    I64[1500] y;
+    dbl(m[1], y);
+    I64[750] z;
+    in I64[_] r0 = m[0];
+    dbl(r0[0.. by 2], z);
+    "{y[1499]} {z[749]} {total(m[.., 7])} {total(r0[1.. by 2])}\\n";
+    m[1, POS] = 5000000000000000000;
+    I64[2] c;
+    dbl(m[.., POS], c);
+}
+"""
+
+
+@pytest.mark.parametrize("pos", [3, 1100])
+def test_strided_and_contiguous_views_of_one_array_give_the_same_outcomes(tmp_path, pos):
+    both(tmp_path, STRIDED.replace("POS", str(pos)), name="v%d" % pos)
+
+
+READWRITE = """
+kernel bump[n](inout I64[n] a) over [i: n] {
+    a[i] = a[i] + 1;
+}
+
+kernel first[n](in I64[n] x, out I64[n] y) over [i: n] {
+    y[i] = x[i];
+    y[i] = y[i] * 3;
+}
+
+void run() {
+    I64[2000] a;
+    for i in 0..2000 {
+        a[i] = i as I64;
+    }
+    a[POS] = 9223372036854775807;
+    bump(a);
+    "{a[0]} {a[1999]}\\n";
+}
+
+void run2() {
+    I64[2000] x;
+    for i in 0..2000 {
+        x[i] = i as I64;
+    }
+    x[POS] = 4000000000000000000;
+    I64[2000] y;
+    first(x, y);
+    "{y[3]}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("pos", [1500, 1999])
+def test_a_kernel_that_reads_what_it_writes_counts_each_item_once(tmp_path, pos):
+    src = READWRITE.replace("POS", str(pos))
+    both(tmp_path, src, name="rw%d" % pos)
+    both(tmp_path, src, name="rx%d" % pos, entry="run2")
+
+
+MATVEC = """
+kernel matvec[r, c](in I32[r, c] a, in I32[c] x, out I64[r] y) over [i: r] {
+    y[i] = dot(I64, a[i], x);
+}
+
+void run() {
+    I32[3, 1300] a;
+    I32[1300] x;
+    for j in 0..1300 {
+        x[j] = 2147483647;
+        for i in 0..3 {
+            a[i, j] = (j % 5) as I32 - 2;
+        }
+    }
+    a[ROW, 7] = -2147483648;
+    x[7] = -2147483648;
+    a[ROW, 8] = -2147483648;
+    x[8] = -2147483648;
+    a[ROW, 9] = -2147483648;
+    I64[3] y;
+    matvec(a, x, y);
+    "{y}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("row", [0, 2])
+def test_a_dot_of_rows_is_exact_through_partial_sums_that_leave_64_bits(tmp_path, row):
+    both(tmp_path, MATVEC.replace("ROW", str(row)), name="mv%d" % row)
