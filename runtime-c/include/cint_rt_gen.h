@@ -232,8 +232,10 @@ typedef struct cint_gen_fuel {
 } cint_gen_fuel;
 cint_gen_fuel *cint_gen_fuel_of(cint_ctx *ctx);
 
-/* Branch hints and the fast blocks of the LIR back end: CINT_GEN_VECTOR marks a function that is
-   worth a copy for AVX2, chosen at load time by the CPU (GCC's target_clones on x86-64 Linux). */
+/* Branch hints, and the fast blocks of the LIR back end (docs/lir.md): a block that the C compiler can
+   vectorise is CINT_GEN_VECTOR, and where CINT_GEN_HAS_AVX2 is 1 it has a second copy marked
+   CINT_GEN_VECTOR_AVX2, which the item loop calls when cint_gen_isa(ctx) has CINT_GEN_ISA_AVX2 (the
+   runtime asks the CPU once per context; generated code reaches no CPU detection of its own, A-3). */
 #if defined(__GNUC__)
 #define CINT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CINT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -241,13 +243,19 @@ cint_gen_fuel *cint_gen_fuel_of(cint_ctx *ctx);
 #define CINT_LIKELY(x) (x)
 #define CINT_UNLIKELY(x) (x)
 #endif
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(CINT_NO_CLONES)
-#define CINT_GEN_VECTOR __attribute__((target_clones("avx2", "default"), optimize("vect-cost-model=dynamic")))
-#elif defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__)
 #define CINT_GEN_VECTOR __attribute__((optimize("vect-cost-model=dynamic")))
 #else
 #define CINT_GEN_VECTOR
 #endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(CINT_GEN_NO_AVX2)
+#define CINT_GEN_HAS_AVX2 1
+#define CINT_GEN_VECTOR_AVX2 __attribute__((target("avx2"), optimize("vect-cost-model=dynamic")))
+#else
+#define CINT_GEN_HAS_AVX2 0
+#endif
+#define CINT_GEN_ISA_AVX2 1u
+uint32_t cint_gen_isa(const cint_ctx *ctx);
 
 /* A user-function call at at: E_DEPTH call.enter (limit the depth limit) when it would exceed
    the depth limit, else one fuel charge, then the call site joins the stack of active

@@ -29,7 +29,7 @@ from cint_abi.symbols import module_symbol, wrapper_symbol
 from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.backend.c17 import reduce as KRC
 from cint_compiler.backend.c17 import containers as MC
-from cint_compiler.backend.c17 import lirc
+from cint_compiler.backend.c17 import lir as lirc
 from cint_compiler.lower import NotLowered, lower_checked
 
 from cint_compiler.syntax import tree as A

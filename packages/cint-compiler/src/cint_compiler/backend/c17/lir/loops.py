@@ -1,0 +1,144 @@
+"""Loops of the LIR back end: range loops (their trip count known when they start: charged at once when the
+budget covers it, unrolled in flag blocks) and general loops, with their fuel charges and jumps."""
+from __future__ import annotations
+
+from cint_compiler.backend.c17.lir.common import _trip, i64
+from cint_compiler.lower import lir as L
+
+
+class LoopMixin:
+    def jump_labels(self, op):
+        entry = {"next": self.label("Ln"), "end": self.label("Le"), "used_next": False, "used_end": False}
+        self.loop_stack.append((op, entry))
+        return entry
+
+    def o_Break(self, op: L.Break):
+        for lop, entry in reversed(self.loop_stack):
+            if lop is op.target:
+                entry["used_end"] = True
+                self.w("goto %s;" % entry["end"])
+                return
+        raise AssertionError("break outside its loop")
+
+    def o_Continue(self, op: L.Continue):
+        for lop, entry in reversed(self.loop_stack):
+            if lop is op.target:
+                entry["used_next"] = True
+                self.w("goto %s;" % entry["next"])
+                return
+        raise AssertionError("continue outside its loop")
+
+    def o_ForRange(self, op: L.ForRange):
+        w = self.w
+        st = op.stride
+        lo, hi = self.val(op.lo), self.val(op.hi)
+        n = self.label("r")
+        w.open("{")
+        w("const int64_t %s_lo = %s, %s_hi = %s;" % (n, lo, n, hi))
+        # the range: empty, or tm1 + 1 iterations (tm1 = (last - lo) / |stride|, exactly, in 64-bit unsigned)
+        if st > 0:
+            last = "%s_hi" % n if op.inclusive else "(%s_hi - 1)" % n
+            empty = "%s_hi < %s_lo" % (n, n) if op.inclusive else "%s_hi == INT64_MIN || %s_hi - 1 < %s_lo" % (n, n, n)
+            span = "(uint64_t)%s - (uint64_t)%s_lo" % (last, n)
+        else:
+            last = "%s_hi" % n if op.inclusive else "(%s_hi + 1)" % n
+            empty = "%s_hi > %s_lo" % (n, n) if op.inclusive else "%s_hi == INT64_MAX || %s_hi + 1 > %s_lo" % (n, n, n)
+            span = "(uint64_t)%s_lo - (uint64_t)%s" % (n, last)
+        w("if (!(%s)) {" % empty)
+        w.ind += "    "
+        w("const uint64_t %s_tm1 CINTG_UNUSED = (%s) / UINT64_C(%d);" % (n, span, abs(st)))
+        ivn = self.vname(op.iv)
+        step_expr = "(int64_t)((uint64_t)%s_lo %s it_%s * UINT64_C(%d))" % (n, "+" if st > 0 else "-", n, abs(st))
+        trip = None
+        klo, khi = self.const_of(op.lo), self.const_of(op.hi)
+        if klo is not None and khi is not None:
+            trip = _trip(klo, khi, st, op.inclusive)
+        if self.mode == "fast":
+            if self.flag:       # charged by the block: a constant trip, unrolled
+                for it in range(trip):
+                    w.open("{")
+                    w("const int64_t %s CINTG_UNUSED = %s;" % (ivn, i64(klo + it * st)))
+                    self.known[id(op.iv)] = klo + it * st
+                    self.jump_labels(op)
+                    self.block(op.body)
+                    self.loop_stack.pop()
+                    w.close("}")
+                self.known.pop(id(op.iv), None)
+            else:
+                w("if ((uint64_t)(fl - fu) <= %s_tm1) return 1;" % n)
+                w("fu += (int64_t)%s_tm1 + 1;" % n)
+                w.open("for (uint64_t it_%s = 0; it_%s <= %s_tm1; it_%s++) {" % (n, n, n, n))
+                self.range_body(op, ivn, step_expr)
+                w.close("}")
+        elif getattr(op, "batch", False):
+            w.open("if (%s_tm1 < (uint64_t)(fl - fu)) {" % n)
+            w("const int64_t %s_fb = fu;" % n)
+            w("fu += (int64_t)%s_tm1 + 1;" % n)
+            w("const uint64_t %s_n = %s_tm1 + 1;" % (n, n))
+            w.open("for (uint64_t it_%s = 0; it_%s < %s_n; it_%s++) {" % (n, n, n, n))
+            saved, self.refund = self.refund, "%s_fb + (int64_t)it_%s + 1" % (n, n)
+            self.range_body(op, ivn, step_expr)
+            self.refund = saved
+            w.close("}")
+            w.close("} else {")
+            w.ind += "    "
+            self.range_loop(op, n, ivn, step_expr)
+            w.close("}")
+        else:
+            self.range_loop(op, n, ivn, step_expr)
+        w.close("}")
+        w.close("}")
+
+    def range_loop(self, op, n, ivn, step_expr):
+        w = self.w
+        w.open("for (uint64_t it_%s = 0;; it_%s++) {" % (n, n))
+        self.charge(op.site)
+        entry = self.range_body(op, ivn, step_expr, last_test="if (it_%s == %s_tm1) break;" % (n, n))
+        w.close("}")
+        if entry["used_end"]:
+            w("%s:;" % entry["end"])
+
+    def range_body(self, op, ivn, step_expr, last_test=None):
+        w = self.w
+        w("const int64_t %s = %s;" % (ivn, step_expr))
+        entry = self.jump_labels(op)
+        w.open("{")
+        self.block(op.body)
+        w.close("}")
+        self.loop_stack.pop()
+        if entry["used_next"]:
+            w("%s:;" % entry["next"])
+        if last_test:
+            w(last_test)
+        elif entry["used_end"]:
+            raise AssertionError("break in a loop without its end label")
+        return entry
+
+    def o_Loop(self, op: L.Loop):
+        w = self.w
+        entry = self.jump_labels(op)
+        w.open("for (;;) {")
+        if not op.cond_after:
+            w.open("{")
+            self.block(op.head)
+            if op.cond is not None:
+                w("if (!%s) break;" % self.val(op.cond))
+            w.close("}")
+            # the condition's temporaries stay inside their block: the test above read them
+        self.charge(op.site)
+        w.open("{")
+        self.block(op.body)
+        w.close("}")
+        if entry["used_next"]:
+            w("%s:;" % entry["next"])
+        self.block(op.latch)
+        if op.cond_after:
+            w.open("{")
+            self.block(op.head)
+            if op.cond is not None:
+                w("if (!%s) break;" % self.val(op.cond))
+            w.close("}")
+        w.close("}")
+        self.loop_stack.pop()
+        if entry["used_end"]:
+            w("%s:;" % entry["end"])

@@ -1,0 +1,477 @@
+"""C text of one LIR function in one of its forms (docs/lir.md, "cpu-c17 over the LIR"): the operations,
+their checks in exact mode (a test and a cold block that raises the canonical record) and in fast mode
+(give up the block, or accumulate an overflow flag), loops with their fuel, calls and reductions."""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from cint_compiler.backend.c17.lir.arith import ArithMixin
+from cint_compiler.backend.c17.lir.common import Lines, _defined_vars, ctype, i64, lit, tag
+from cint_compiler.backend.c17.lir.loops import LoopMixin
+from cint_compiler.lower import lir as L
+
+class FnWriter(ArithMixin, LoopMixin):
+    """C text of one form of one LIR function."""
+
+    def __init__(self, em, fn: L.Function, mode: str, spec: bool):
+        self.em = em
+        self.fn = fn
+        self.mode = mode            # func, kvar, item, fast
+        self.spec = spec            # lower bounds 0 and unit last strides assumed; proofs used
+        self.stepped = mode in ("kvar", "item")
+        self.w = Lines()
+        self.labels = 0
+        self.refund: Optional[str] = None   # inside a batched loop: the fuel count at the current iteration
+        self.names: Dict[int, str] = {}     # id(Var) -> C name
+        self.known: Dict[int, int] = {}     # id(Temp or Var) -> constant value (unrolled fast loops)
+        self.flag = False                   # fast mode: overflow accumulates into `ovf`, no branch
+
+    # ------------------------------------------------------------------ names
+
+    def vname(self, v: L.Var) -> str:
+        n = self.names.get(id(v))
+        if n is not None:
+            return n
+        fn = self.fn
+        if v.kind == "param":
+            n = "p_%s" % v.name
+        elif v.kind == "size":
+            n = "z_%s" % v.name if fn.kind == "function" else "S[%d]" % fn.sizes.index(v)
+        elif v.kind == "over":
+            n = "o_%s" % v.name
+        else:
+            n = "v_%s_%d" % (v.name if v.name.isidentifier() else "x", v.n)
+        self.names[id(v)] = n
+        return n
+
+    def val(self, x) -> str:
+        k = self.known.get(id(x))
+        if k is not None:
+            return lit(x.ty, k)
+        if isinstance(x, L.Imm):
+            return lit(x.ty, x.value)
+        if isinstance(x, L.Temp):
+            return "t%d" % x.n
+        return self.vname(x)
+
+    def const_of(self, x) -> Optional[int]:
+        if isinstance(x, L.Imm):
+            return int(x.value)
+        return self.known.get(id(x))
+
+    def label(self, what) -> str:
+        self.labels += 1
+        return "%s%d" % (what, self.labels)
+
+    # ------------------------------------------------------------------ arrays
+
+    def arr_c(self, a: L.Arr) -> str:
+        """A `cint_gen_array *` for a in a fault or runtime call."""
+        if a.kind == "param":
+            return "p_%s" % a.name if self.fn.kind == "function" else "&A[%d]" % a.index
+        return "&g_%s" % a.name
+
+    def const_decl(self, a: L.Arr) -> str:
+        """The static storage of constant array a (once per translation unit)."""
+        names = self.em.__dict__.setdefault("lir_consts", {})
+        key = id(a.value)
+        if key not in names:
+            name = "lc%d" % len(names)
+            cells = [lit(a.elem, int(x)) for x in a.value.elements()] or ["0"]
+            self.em.descs.append("static const %s %s[%d] = {%s};" % (ctype(a.elem), name, len(cells),
+                                                                     ", ".join(cells)))
+            names[key] = name
+        return names[key]
+
+    def const_shape(self, a: L.Arr) -> List[int]:
+        return list(a.value.shape)
+
+    def array_prologue(self):
+        """Data pointers and layout of every array the function reads or writes."""
+        w = self.w
+        for p in self.fn.params:
+            if not isinstance(p, L.Arr):
+                continue
+            src = "p_%s" % p.name if self.fn.kind == "function" else "(&A[%d])" % p.index
+            # restrict: an array that is written overlaps no other argument (the entry and call checks refuse it,
+            # E_ALIAS, LS-121), and arrays that overlap are only read
+            w("%s *const restrict d_%s CINTG_UNUSED = (%s *)(void *)%s->data;" % (ctype(p.elem), p.name, ctype(p.elem),
+                                                                               src))
+            for k in range(p.rank):
+                w("const int64_t n_%s_%d CINTG_UNUSED = %s->shape[%d];" % (p.name, k, src, k))
+                if not (self.spec and k == p.rank - 1):
+                    w("const int64_t s_%s_%d CINTG_UNUSED = %s->stride[%d];" % (p.name, k, src, k))
+                if not self.spec:
+                    w("const int64_t l_%s_%d CINTG_UNUSED = %s->lower[%d];" % (p.name, k, src, k))
+        for a in self.fn.consts:
+            self.const_decl(a)
+
+    def extent(self, a: L.Arr, k: int) -> str:
+        if a.kind == "const":
+            return i64(self.const_shape(a)[k])
+        return "n_%s_%d" % (a.name, k)
+
+    def address(self, op: L.Elem) -> str:
+        a = op.arr
+        idx = [self.val(i) for i in op.idx]
+        if a.kind == "const":
+            shape = self.const_shape(a)
+            terms = []
+            for k, i in enumerate(idx):
+                stride = 1
+                for x in shape[k + 1:]:
+                    stride *= x
+                terms.append(i if stride == 1 else "%s * INT64_C(%d)" % (i, stride))
+            return "%s[%s]" % (self.const_decl(a), " + ".join(terms))
+        terms = []
+        for k, i in enumerate(idx):
+            rel = i if (self.spec or op.rel) else "(%s - l_%s_%d)" % (i, a.name, k)
+            if self.spec and k == a.rank - 1:
+                terms.append(rel)
+            else:
+                terms.append("%s * s_%s_%d" % (rel, a.name, k))
+        return "d_%s[%s]" % (a.name, " + ".join(terms))
+
+    # ------------------------------------------------------------------ sites, faults, fuel
+
+    def at(self, site, counted=True) -> str:
+        mod = self.em.cur_mod
+        k = self.em.site(site)
+        if self.stepped:
+            return "&(cint_gen_at){{%du, %du}, wi, step}" % (mod, k)
+        return "&(cint_gen_at){{%du, %du}, 0, 0}" % (mod, k)
+
+    def sync(self) -> str:
+        """Writes the register fuel count back into the context (before anything else may read it)."""
+        if self.mode == "fast":
+            return ""
+        pre = "fu = %s; " % self.refund if self.refund else ""
+        return pre + "F->used = fu; "
+
+    def fault(self, cond: str, call: str):
+        """If cond, the fault call (which raises the record) and the exit of a failed entry; in fast mode,
+        give up the block (flag mode: only note it)."""
+        if self.mode == "fast":
+            if self.flag:
+                self.w("ovf |= (uint32_t)(%s);" % cond)
+            else:
+                self.w("if (CINT_UNLIKELY(%s)) return 1;" % cond)
+            return
+        self.w("if (CINT_UNLIKELY(%s)) { %s(void)%s; goto fail; }" % (cond, self.sync(), call))
+
+    def count(self, op):
+        if self.stepped and op.step:
+            self.w("step++;")
+
+    def charge(self, site):
+        if self.mode == "fast":
+            self.w("if (fu >= fl) return 1;")
+            self.w("fu++;")
+            return
+        self.w("if (CINT_UNLIKELY(fu >= fl)) { %s(void)cint_gen_charge(ctx, %s, 1); goto fail; }" % (
+            self.sync(), self.at(site, False)))
+        self.w("fu++;")
+
+    def before_call(self):
+        if self.mode != "fast":
+            self.w("F->used = fu;")
+
+    def after_call(self):
+        if self.mode != "fast":
+            self.w("fu = F->used;")
+
+    # ------------------------------------------------------------------ operations
+
+    def declare(self, t: L.Temp, expr: str):
+        self.w("const %s t%d CINTG_UNUSED = %s;" % (ctype(t.ty), t.n, expr))
+
+    def block(self, b: L.Block):
+        for op in b.ops:
+            getattr(self, "o_" + type(op).__name__)(op)
+
+    def o_Let(self, op: L.Let):
+        k = self.const_of(op.src)
+        if isinstance(op.dst, L.Temp):
+            if k is not None and self.mode == "fast":
+                self.known[id(op.dst)] = k
+            self.declare(op.dst, self.val(op.src))
+        else:
+            self.w("%s = %s;" % (self.vname(op.dst), self.val(op.src)))
+
+    def o_Steps(self, op: L.Steps):
+        if self.stepped:
+            self.w("step += %d;" % op.n)
+
+    def o_Extent(self, op: L.Extent):
+        self.declare(op.dst, self.extent(op.arr, op.dim))
+
+    def o_Cmp(self, op: L.Cmp):
+        self.declare(op.dst, "(uint8_t)(%s %s %s)" % (self.val(op.a), op.op, self.val(op.b)))
+
+    def o_Bitwise(self, op: L.Bitwise):
+        a = self.val(op.a)
+        if op.op == "!":
+            self.declare(op.dst, "(uint8_t)!%s" % a)
+        elif op.op == "~":
+            self.declare(op.dst, "(%s)~%s" % (ctype(op.ty), a))
+        else:
+            self.declare(op.dst, "(%s)(%s %s %s)" % (ctype(op.ty), a, op.op, self.val(op.b)))
+
+    def o_MinMax(self, op: L.MinMax):
+        a, b = self.val(op.a), self.val(op.b)
+        self.declare(op.dst, "(%s %s %s) ? %s : %s" % (a, "<" if op.which == "min" else ">", b, a, b))
+        self.count(op)
+
+    def o_Conv(self, op: L.Conv):
+        src, to = op.src, op.to
+        a = self.val(op.a)
+        if op.form == "bool" or L.fits_in(src, to):
+            self.declare(op.dst, "(%s)%s" % (ctype(to), a))
+        elif op.form == "wrap":
+            self.declare(op.dst, "cintg_wrap_%s((uint64_t)%s)" % (to.token, a))
+        else:
+            self.declare(op.dst, "(%s)%s" % (ctype(to), a))
+            if not op.safe:
+                conds = []
+                if src.signed and to.min > src.min:
+                    conds.append("(int64_t)%s < %s" % (a, i64(to.min)))
+                if to.max < src.max:
+                    if src.signed:
+                        conds.append("(int64_t)%s > %s" % (a, i64(to.max)))
+                    else:
+                        conds.append("(uint64_t)%s > UINT64_C(%d)" % (a, to.max))
+                self.fault(" || ".join(conds), "cint_gen_narrow_fault(ctx, %s, %s, %s, (uint64_t)%s)" % (
+                    self.at(op.site), tag(src), tag(to), a))
+        self.count(op)
+
+    def o_Elem(self, op: L.Elem):
+        a = op.arr
+        if not op.rel:
+            for k, i in enumerate(op.idx):
+                if self.spec and op.proven and op.proven[k]:
+                    continue
+                iv = self.val(i)
+                lo = "0" if self.spec else "l_%s_%d" % (a.name, k)
+                if a.kind == "const":
+                    lo = "0"
+                ki = self.const_of(i)
+                if ki is not None and a.kind == "const" and 0 <= ki < self.const_shape(a)[k]:
+                    continue
+                cond = "(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (iv, lo, self.extent(a, k)) if lo != "0" else \
+                    "(uint64_t)%s >= (uint64_t)%s" % (iv, self.extent(a, k))
+                if a.kind == "const":
+                    call = "cint_gen_index_fault_of(ctx, %s, (cint_type){%s}, %du, %s, %du, %s)" % (
+                        self.at(op.site), self.em.type_fields(a.elem), a.rank, self.extent(a, k), k, iv)
+                else:
+                    call = "cint_gen_index_fault(ctx, %s, %s, %du, %s)" % (self.at(op.site), self.arr_c(a), k, iv)
+                self.fault(cond, call)
+        self.refs[op.ref.n] = self.address(op)
+        if a.kind == "const" and self.mode == "fast":
+            ks = [self.const_of(i) for i in op.idx]
+            if all(x is not None for x in ks):
+                self.const_refs[op.ref.n] = (a, ks)
+        self.count(op)
+
+    def o_Load(self, op: L.Load):
+        c = self.const_refs.get(op.ref.n)
+        if c is not None:
+            a, ks = c
+            shape = self.const_shape(a)
+            flat = 0
+            for k, x in enumerate(ks):
+                flat = flat * shape[k] + x
+            v = list(a.value.elements())[flat]
+            self.known[id(op.dst)] = int(v)
+        self.declare(op.dst, self.refs[op.ref.n])
+
+    def o_Store(self, op: L.Store):
+        self.w("%s = %s;" % (self.refs[op.ref.n], self.val(op.src)))
+
+    def o_If(self, op: L.If):
+        k = self.const_of(op.cond)
+        if k is not None and self.mode == "fast":
+            self.w("{")
+            self.block(op.then if k else op.other)
+            self.w("}")
+            return
+        self.w_open("if (%s) {" % self.val(op.cond))
+        self.block(op.then)
+        if op.other.ops:
+            self.w.close("} else {")
+            self.w.ind += "    "
+            self.block(op.other)
+        self.w.close("}")
+
+    def w_open(self, s):
+        self.w.open(s)
+
+    # ------------------------------------------------------------------ loops
+
+    # ------------------------------------------------------------------ calls, reductions, returns
+
+    def o_Call(self, op: L.Call):
+        em = self.em
+        info = op.callee
+        w = self.w
+        args = ["ctx"]
+        if self.stepped:
+            w("step++;")
+            at = "&(cint_gen_at){{%du, %du}, wi, step - 1}" % (em.cur_mod, em.site(op.site))
+            args += ["wi", "&step"]
+            name = em.kuse(info)
+        else:
+            at = self.at(op.site)
+            name = em.fname(info)
+        args += [self.val(a) for a in op.args]
+        if op.dst is not None:
+            w("%s t%d = 0;" % (ctype(op.dst.ty), op.dst.n))
+            args.append("&t%d" % op.dst.n)
+        self.before_call()
+        w("if (cint_gen_call_enter(ctx, %s)) goto fail;" % at)
+        w("if (%s(%s)) goto fail;" % (name, ", ".join(args)))
+        w("cint_gen_call_leave(ctx);")
+        self.after_call()
+
+    def o_Reduce(self, op: L.Reduce):
+        if self.mode == "fast":
+            self.fast_reduce(op)
+            return
+        em = self.em
+        w = self.w
+        arr = self.arr_ptr(op.arr)
+        if op.row is not None:
+            # the view m[i]: one counted step, its index checked against the first dimension
+            row = self.val(op.row)
+            if not (self.spec and op.row_proven):
+                lo = "0" if (self.spec or op.arr.kind == "const") else "l_%s_0" % op.arr.name
+                self.fault("(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (row, lo, self.extent(op.arr, 0)),
+                           "cint_gen_index_fault(ctx, %s, %s, 0u, %s)" % (self.at(op.row_site), arr, row))
+            if self.stepped:
+                w("step++;")
+            rv = "rv%d" % op.dst.n
+            w("cint_gen_array %s;" % rv)
+            w("cint_gen_row(%s, %s, &%s);" % (arr, row, rv))
+            arr = "&" + rv
+        k = em.site(op.site)
+        if self.stepped:
+            w("step++;")
+            charge_at = "&(cint_gen_at){{%du, %du}, wi, step}" % (em.cur_mod, k)
+            at = "&(cint_gen_at){{%du, %du}, wi, step - 1}" % (em.cur_mod, k)
+        else:
+            charge_at = at = self.at(op.site)
+        if op.kind == "sum":
+            w("%s t%d = 0;" % (ctype(op.dst.ty), op.dst.n))
+            self.before_call()
+            if self.stepped:
+                w("if (cint_gen_sum_at(ctx, %s, %s, %s, %s, &t%d)) goto fail;" % (charge_at, at, arr, tag(op.ty),
+                                                                                op.dst.n))
+            else:
+                w("if (cint_gen_sum(ctx, %s, %s, %s, &t%d)) goto fail;" % (at, arr, tag(op.ty), op.dst.n))
+        else:
+            w("uint64_t u%d = 0;" % op.dst.n)
+            self.before_call()
+            w("if (cint_w_dot(ctx, %s, %s, %s, %s, %s, &u%d)) goto fail;" % (
+                charge_at, at, arr, self.arr_ptr(op.arr2), tag(op.ty), op.dst.n))
+            self.declare(op.dst, "cintg_wrap_%s(u%d)" % (op.ty.token, op.dst.n))
+        self.after_call()
+
+    def data_of(self, a: L.Arr, row) -> str:
+        """A pointer to the first element (of row `row` for a rank-2 array), in fast mode."""
+        if a.kind == "const":
+            base = self.const_decl(a)
+            if row is None:
+                return base
+            return "%s + %s * INT64_C(%d)" % (base, row, self.const_shape(a)[1])
+        if row is None:
+            return "d_%s" % a.name
+        return "d_%s + %s * s_%s_0" % (a.name, row, a.name)
+
+    def fast_reduce(self, op: L.Reduce):
+        """sum or dot inline, exact by split accumulation (vectorisable): each element (or product) u as 64
+        bits, summed as its high and low halves and its sign, so that no partial sum can wrap for fewer than
+        2^32 elements; then one range check of the exact total."""
+        w = self.w
+        a = op.arr
+        n = "rn%d" % op.dst.n
+        row = None
+        if op.row is not None:
+            row = self.val(op.row)
+            if not op.row_proven:
+                self.fault("(uint64_t)%s >= (uint64_t)%s" % (row, self.extent(a, 0)), "")
+                if self.flag:   # go on over row 0, the block gives up anyway
+                    row = "((uint64_t)%s < (uint64_t)%s ? %s : 0)" % (row, self.extent(a, 0), row)
+        w("int64_t %s = %s;" % (n, self.extent(a, a.rank - 1)))
+        if not self.flag:   # its fuel, ceil(n / 64), before it reads an element (a flag block charged it)
+            w("if ((%s + 63) / 64 > fl - fu) return 1;" % n)
+            w("fu += (%s + 63) / 64;" % n)
+        if op.arr2 is not None and not op.same_extent:
+            m = self.extent(op.arr2, 0)
+            self.fault("%s != %s" % (n, m), "")
+            w("if (%s < %s) %s = %s;" % (m, n, n, m))
+        self.fault("%s >= INT64_C(4294967296)" % n, "")
+        if self.flag:
+            w("if (%s >= INT64_C(4294967296)) %s = 0;" % (n, n))
+        et = a.elem
+        pa = self.data_of(a, row)
+        r = op.dst.n
+        w("uint64_t hi%d = 0, lo%d = 0, ng%d = 0;" % (r, r, r))
+        w.open("for (int64_t k_ = 0; k_ < %s; k_++) {" % n)
+        if op.kind == "dot":
+            pb = self.data_of(op.arr2, None)
+            wide = "int64_t" if et.signed else "uint64_t"
+            w("const uint64_t u_ = (uint64_t)((%s)(%s)[k_] * (%s)(%s)[k_]);" % (wide, pa, wide, pb))
+        else:
+            w("const uint64_t u_ = (uint64_t)(%s)[k_];" % pa)
+        w("hi%d += u_ >> 32;" % r)
+        w("lo%d += u_ & UINT64_C(0xFFFFFFFF);" % r)
+        if et.signed:
+            w("ng%d += u_ >> 63;" % r)
+        w.close("}")
+        tot = "((cintg_i128)hi%d << 32) + (cintg_i128)lo%d - ((cintg_i128)ng%d << 64)" % (r, r, r)
+        w("const cintg_i128 s%d = %s;" % (r, tot))
+        R = op.ty
+        self.fault("s%d < (cintg_i128)%s || s%d > (cintg_i128)%s" % (r, i64(R.min) if R.signed else "0", r,
+                                                                        lit(R, R.max)), "")
+        self.declare(op.dst, "(%s)s%d" % (ctype(R), r))
+        self.count(op)
+
+    def arr_ptr(self, a: L.Arr) -> str:
+        if a.kind == "param":
+            return self.arr_c(a)
+        name = "g_%s" % a.name
+        self.w("cint_gen_array %s;" % name)
+        self.w("cintg_inline(&%s, %s, (int64_t)sizeof(%s), (cint_type){%s}, %du, (const int64_t[4]){%s});" % (
+            name, self.const_decl(a), ctype(a.elem), self.em.type_fields(a.elem), a.rank,
+            ", ".join(str(x) for x in self.const_shape(a) + [0] * (4 - a.rank))))
+        self.w("%s.perm = CINT_VIEW_READ;" % name)
+        return "&" + name
+
+    def o_Return(self, op: L.Return):
+        w = self.w
+        if op.value is not None:
+            w("*result = %s;" % self.val(op.value))
+        if self.mode == "fast":
+            self.item_end_used = True
+            w("goto %s;" % self.item_end)
+            return
+        w("F->used = fu;")
+        if self.mode == "kvar":
+            w("*stepp = step;")
+        w("return 0;")
+
+    # ------------------------------------------------------------------ whole functions
+
+    def locals_decl(self, body: L.Block):
+        seen = set()
+        for op in L.walk(body):
+            for v in _defined_vars(op):
+                if id(v) not in seen and v.kind == "local":
+                    seen.add(id(v))
+                    self.w("%s %s = 0;" % (ctype(v.ty), self.vname(v)))
+
+    def start(self):
+        self.mul_ranges: Dict[tuple, tuple] = {}
+        self.prologue_at = 0
+        self.refs: Dict[int, str] = {}
+        self.const_refs: Dict[int, tuple] = {}
+        self.loop_stack = []
