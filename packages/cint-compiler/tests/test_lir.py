@@ -371,3 +371,41 @@ void run() {
 @pytest.mark.parametrize("row", [0, 2])
 def test_a_dot_of_rows_is_exact_through_partial_sums_that_leave_64_bits(tmp_path, row):
     both(tmp_path, MATVEC.replace("ROW", str(row)), name="mv%d" % row)
+
+
+STATE = """
+I64 total = 0;
+I32[64] hist;
+U8 last = 0;
+
+void add[n](in I64[n] xs) {
+    for x in xs {
+        total += x;
+        hist[x % 64] += 1;
+        last = (x % 256) as U8;
+    }
+}
+
+I64 peek(I64 k) {
+    return hist[k] as I64 + total;
+}
+
+void run() {
+    I64[100] xs;
+    for i in 0..100 {
+        xs[i] = (i * 37) as I64;
+    }
+    add(xs);
+    "{total} {last} {peek(5)}\\n";
+    xs[STOP] = 9223372036854775000;
+    add(xs);
+}
+"""
+
+
+@pytest.mark.parametrize("stop,fuel", [(50, None), (0, None), (99, None), (50, 250), (50, 330)])
+def test_module_variables_hold_the_stores_of_completed_statements_at_a_fault(tmp_path, stop, fuel):
+    c = compile_source(STATE.replace("STOP", str(stop)).encode("utf-8"), "t.ci")
+    assert lower_checked(c.program.functions["add"], verify=True).globals      # the module variables lower
+    text = both(tmp_path, STATE.replace("STOP", str(stop)), fuel=fuel, name="g%d_%s" % (stop, fuel))
+    assert "\nstate.global g%d_%s total I64 " % (stop, fuel) in text      # the state at the fault, compared

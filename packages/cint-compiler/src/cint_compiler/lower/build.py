@@ -37,6 +37,7 @@ class Lowerer:
         self.vars: Dict[int, L.Var] = {}   # id(Symbol) -> Var
         self.arrs: Dict[int, L.Arr] = {}   # id(Symbol) -> Arr
         self.consts: Dict[int, L.Arr] = {}
+        self.globals: Dict[int, object] = {}    # id(Symbol) -> its Var or Arr
         self.ntemps = 0
         self.nrefs = 0
         self.nvars = 0
@@ -113,6 +114,7 @@ class Lowerer:
         else:
             fn.body = self.block(lambda: self.stmts(d.body.stmts))
         fn.consts = list(self.consts.values())
+        fn.globals = list(self.globals.values())
         fn.ntemps, fn.nrefs = self.ntemps, self.nrefs
         return fn
 
@@ -149,7 +151,9 @@ class Lowerer:
             return self.place(e.inner)
         if isinstance(e, A.Name):
             v = self.vars.get(id(e.ref))
-            if v is None or v.kind != "local":
+            if v is None and e.ref.kind == "global":
+                v = self.x_Name(e)
+            if v is None or v.kind not in ("local", "global"):
                 raise L.NotLowered(e.span, "this assignment target")
             return ("var", v)
         if isinstance(e, A.Index) and getattr(e, "subword", None) is None:
@@ -348,6 +352,10 @@ class Lowerer:
         if sym.kind == "const" and scalar(sym.type):
             return L.Imm(int(sym.value), sym.type)
         v = self.vars.get(id(sym))
+        if v is None and sym.kind == "global" and scalar(sym.type):
+            v = self.globals.get(id(sym))
+            if v is None:
+                v = self.globals[id(sym)] = L.Var(sym.name, sym.type, "global", sym=sym)
         if v is None:
             raise L.NotLowered(e.span, "the name %s" % sym.name)
         return v
@@ -428,6 +436,13 @@ class Lowerer:
             sym = e.ref
             a = self.arrs.get(id(sym))
             if a is not None:
+                return a
+            t = sym.type
+            if sym.kind == "global" and isinstance(t, ArrayType) and scalar(t.elem) and \
+                    all(isinstance(d, int) for d in t.dims):
+                a = self.globals.get(id(sym))
+                if a is None:
+                    a = self.globals[id(sym)] = L.Arr("g_%s" % sym.name, t, "global", sym=sym)
                 return a
             if sym.kind == "const" and isinstance(sym.type, ArrayType) and scalar(sym.type.elem):
                 a = self.consts.get(id(sym.value))

@@ -57,13 +57,17 @@ class Temp:
 @dataclass(eq=False)
 class Var:
     """A named value: kind is local, param (a scalar parameter), size (a size symbol), over (an `over`
-    variable of a kernel), iv (a loop variable), or acc (a reduction's accumulator)."""
+    variable of a kernel), iv (a loop variable), or global (a module variable: read and written in the
+    context's storage at each use)."""
     name: str
     ty: Type
     kind: str = "local"
     n: int = 0                  # a number that makes the name unique in its function
+    sym: object = field(default=None, repr=False)   # a module variable's symbol (kind global)
 
     def __str__(self):
+        if self.kind == "global":
+            return "$%s (module)" % self.name
         return "$%s.%d" % (self.name, self.n) if self.kind in ("local", "iv") else "$%s" % self.name
 
 
@@ -73,7 +77,8 @@ Val = Union[Imm, Temp, Var]
 @dataclass(eq=False)
 class Arr:
     """An array a function reads or writes: kind param (argument `index` of the function), const (a
-    constant array folded at compile time: `value` holds its elements) or global (a module array)."""
+    constant array folded at compile time: `value` holds its elements) or global (a module array of known
+    extents, row-major in the context's storage)."""
     name: str
     ty: ArrayType
     kind: str = "param"
@@ -357,6 +362,7 @@ class Function:
     body: Optional[Block] = None        # a function's body
     items: Optional[ItemLoop] = None    # a kernel's work items
     consts: List[Arr] = field(default_factory=list)     # constant arrays it reads
+    globals: List[object] = field(default_factory=list)  # the module variables it reads or writes (Var, Arr)
     ntemps: int = 0
     nrefs: int = 0
 

@@ -109,7 +109,7 @@ class Ranges:
     def extent(self, a: L.Arr, k: int) -> Aff:
         if a.kind == "const":
             return Aff(list(a.value.shape)[k])
-        d = a.ty.dims[k]
+        d = a.ty.dims[k]     # a module array's extents are integers
         if isinstance(d, int):
             return Aff(d)
         if isinstance(d, str):

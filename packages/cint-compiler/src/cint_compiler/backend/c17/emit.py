@@ -913,7 +913,7 @@ class Emitter:
     def function(self, info: FuncInfo, kvariant=False):
         if lirc.enabled():      # the LIR back end, for what it covers (docs/lir.md)
             fn = _lowered(info, kvariant)
-            if fn is not None:
+            if fn is not None and lirc.fits(self, fn):
                 protos, bodies = lirc.function_c(self, fn, "kvar" if kvariant else "func")
                 self.protos += protos
                 self.bodies += bodies
@@ -964,7 +964,7 @@ class Emitter:
     def kernel(self, info: FuncInfo):
         if lirc.enabled():      # the LIR back end: kb_, kf_ and the item loop ki_ (docs/lir.md)
             fn = _lowered(info, False)
-            if fn is not None:
+            if fn is not None and lirc.fits(self, fn):
                 protos, bodies = lirc.kernel_c(self, fn)
                 self.protos += protos
                 self.bodies += bodies

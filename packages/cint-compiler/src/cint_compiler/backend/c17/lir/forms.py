@@ -27,6 +27,13 @@ from cint_compiler.backend.c17.lir.writer import FnWriter
 from cint_compiler.lower import lir as L
 
 
+def fits(em, fn: L.Function) -> bool:
+    """Whether em can place everything fn names: its module variables are laid out in this program's
+    storage (one of another module's is not, and stays with the tree-walking emitter)."""
+    return all(g.sym in em.globals_layout and (not isinstance(g, L.Arr) or g.sym in em.__dict__.get("gdata", {}))
+               for g in fn.globals)
+
+
 def enabled() -> bool:
     """CINT_LIR=0 turns the LIR back end off (every function then takes the tree-walking emitter)."""
     return os.environ.get("CINT_LIR", "1") != "0"
@@ -297,6 +304,8 @@ def _fast_reduce_ok(op: L.Reduce) -> bool:
 def _shape_c(a: L.Arr, k: int) -> str:
     if a.kind == "const":
         return i64(list(a.value.shape)[k])
+    if a.kind == "global":
+        return i64(a.ty.dims[k])
     return "(&A[%d])->shape[%d]" % (a.index, k)
 
 

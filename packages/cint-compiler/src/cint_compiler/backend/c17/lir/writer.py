@@ -39,6 +39,8 @@ class FnWriter(ArithMixin, LoopMixin):
             n = "z_%s" % v.name if fn.kind == "function" else "S[%d]" % fn.sizes.index(v)
         elif v.kind == "over":
             n = "o_%s" % v.name
+        elif v.kind == "global":     # in the context's storage: read and written at each use
+            n = "(*(%s *)(void *)(G_ + %d))" % (ctype(v.ty), self.em.globals_layout[v.sym][0])
         else:
             n = "v_%s_%d" % (v.name if v.name.isidentifier() else "x", v.n)
         self.names[id(v)] = n
@@ -84,19 +86,33 @@ class FnWriter(ArithMixin, LoopMixin):
         return names[key]
 
     def const_shape(self, a: L.Arr) -> List[int]:
-        return list(a.value.shape)
+        """The extents of a constant or module array (known when the program is compiled)."""
+        return list(a.value.shape) if a.kind == "const" else list(a.ty.dims)
+
+    def fixed_data(self, a: L.Arr) -> str:
+        """The C array of the elements of a constant or module array."""
+        return self.const_decl(a) if a.kind == "const" else "d_%s" % a.name
 
     def array_prologue(self):
         """Data pointers and layout of every array the function reads or writes."""
         w = self.w
+        globs = self.fn.globals
+        if globs:
+            w("uint8_t *const G_ CINTG_UNUSED = (uint8_t *)cint_gen_globals(ctx);")
+        for g in globs:
+            if isinstance(g, L.Arr):
+                w("%s *const d_%s CINTG_UNUSED = (%s *)(void *)(G_ + %d);" % (ctype(g.elem), g.name, ctype(g.elem),
+                                                                           self.em.gdata[g.sym]))
+        # restrict: an array that is written overlaps no other argument (the entry and call checks refuse it,
+        # E_ALIAS, LS-121), and arrays that overlap are only read; a module array may be viewed by a
+        # parameter too, so a function that reads or writes one has no restrict
+        restrict = "restrict " if not any(isinstance(g, L.Arr) for g in globs) else ""
         for p in self.fn.params:
             if not isinstance(p, L.Arr):
                 continue
             src = "p_%s" % p.name if self.fn.kind == "function" else "(&A[%d])" % p.index
-            # restrict: an array that is written overlaps no other argument (the entry and call checks refuse it,
-            # E_ALIAS, LS-121), and arrays that overlap are only read
-            w("%s *const restrict d_%s CINTG_UNUSED = (%s *)(void *)%s->data;" % (ctype(p.elem), p.name, ctype(p.elem),
-                                                                               src))
+            w("%s *const %sd_%s CINTG_UNUSED = (%s *)(void *)%s->data;" % (ctype(p.elem), restrict, p.name,
+                                                                        ctype(p.elem), src))
             for k in range(p.rank):
                 w("const int64_t n_%s_%d CINTG_UNUSED = %s->shape[%d];" % (p.name, k, src, k))
                 if not (self.spec and k == p.rank - 1):
@@ -107,14 +123,14 @@ class FnWriter(ArithMixin, LoopMixin):
             self.const_decl(a)
 
     def extent(self, a: L.Arr, k: int) -> str:
-        if a.kind == "const":
+        if a.kind != "param":
             return i64(self.const_shape(a)[k])
         return "n_%s_%d" % (a.name, k)
 
     def address(self, op: L.Elem) -> str:
         a = op.arr
         idx = [self.val(i) for i in op.idx]
-        if a.kind == "const":
+        if a.kind != "param":      # row-major, lower bounds 0
             shape = self.const_shape(a)
             terms = []
             for k, i in enumerate(idx):
@@ -122,7 +138,7 @@ class FnWriter(ArithMixin, LoopMixin):
                 for x in shape[k + 1:]:
                     stride *= x
                 terms.append(i if stride == 1 else "%s * INT64_C(%d)" % (i, stride))
-            return "%s[%s]" % (self.const_decl(a), " + ".join(terms))
+            return "%s[%s]" % (self.fixed_data(a), " + ".join(terms))
         terms = []
         for k, i in enumerate(idx):
             rel = i if (self.spec or op.rel) else "(%s - l_%s_%d)" % (i, a.name, k)
@@ -251,15 +267,13 @@ class FnWriter(ArithMixin, LoopMixin):
                 if self.spec and op.proven and op.proven[k]:
                     continue
                 iv = self.val(i)
-                lo = "0" if self.spec else "l_%s_%d" % (a.name, k)
-                if a.kind == "const":
-                    lo = "0"
+                lo = "0" if (self.spec or a.kind != "param") else "l_%s_%d" % (a.name, k)
                 ki = self.const_of(i)
                 if ki is not None and a.kind == "const" and 0 <= ki < self.const_shape(a)[k]:
                     continue
                 cond = "(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (iv, lo, self.extent(a, k)) if lo != "0" else \
                     "(uint64_t)%s >= (uint64_t)%s" % (iv, self.extent(a, k))
-                if a.kind == "const":
+                if a.kind != "param":
                     call = "cint_gen_index_fault_of(ctx, %s, (cint_type){%s}, %du, %s, %du, %s)" % (
                         self.at(op.site), self.em.type_fields(a.elem), a.rank, self.extent(a, k), k, iv)
                 else:
@@ -343,7 +357,7 @@ class FnWriter(ArithMixin, LoopMixin):
             # the view m[i]: one counted step, its index checked against the first dimension
             row = self.val(op.row)
             if not (self.spec and op.row_proven):
-                lo = "0" if (self.spec or op.arr.kind == "const") else "l_%s_0" % op.arr.name
+                lo = "0" if (self.spec or op.arr.kind != "param") else "l_%s_0" % op.arr.name
                 self.fault("(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (row, lo, self.extent(op.arr, 0)),
                            "cint_gen_index_fault(ctx, %s, %s, 0u, %s)" % (self.at(op.row_site), arr, row))
             if self.stepped:
@@ -377,8 +391,8 @@ class FnWriter(ArithMixin, LoopMixin):
 
     def data_of(self, a: L.Arr, row) -> str:
         """A pointer to the first element (of row `row` for a rank-2 array), in fast mode."""
-        if a.kind == "const":
-            base = self.const_decl(a)
+        if a.kind != "param":
+            base = self.fixed_data(a)
             if row is None:
                 return base
             return "%s + %s * INT64_C(%d)" % (base, row, self.const_shape(a)[1])
@@ -436,14 +450,18 @@ class FnWriter(ArithMixin, LoopMixin):
         self.count(op)
 
     def arr_ptr(self, a: L.Arr) -> str:
+        """A `cint_gen_array *` of a for a runtime function: a parameter's own, or a view of a constant or
+        module array made here."""
         if a.kind == "param":
             return self.arr_c(a)
-        name = "g_%s" % a.name
+        self.labels += 1
+        name = "ga%d" % self.labels
         self.w("cint_gen_array %s;" % name)
         self.w("cintg_inline(&%s, %s, (int64_t)sizeof(%s), (cint_type){%s}, %du, (const int64_t[4]){%s});" % (
-            name, self.const_decl(a), ctype(a.elem), self.em.type_fields(a.elem), a.rank,
+            name, self.fixed_data(a), ctype(a.elem), self.em.type_fields(a.elem), a.rank,
             ", ".join(str(x) for x in self.const_shape(a) + [0] * (4 - a.rank))))
-        self.w("%s.perm = CINT_VIEW_READ;" % name)
+        if a.kind == "const":
+            self.w("%s.perm = CINT_VIEW_READ;" % name)
         return "&" + name
 
     def o_Return(self, op: L.Return):
