@@ -409,3 +409,42 @@ def test_module_variables_hold_the_stores_of_completed_statements_at_a_fault(tmp
     assert lower_checked(c.program.functions["add"], verify=True).globals      # the module variables lower
     text = both(tmp_path, STATE.replace("STOP", str(stop)), fuel=fuel, name="g%d_%s" % (stop, fuel))
     assert "\nstate.global g%d_%s total I64 " % (stop, fuel) in text      # the state at the fault, compared
+
+
+COLLATZ = """
+kernel collatz[n](in I64[n] x, out I64[n] steps) over [i: n] {
+    I64 v = x[i];
+    I64 s = 0;
+    while (v != 1) {
+        if (v % 2 == 0) {
+            v = v / 2;
+        } else {
+            v = 3 * v + 1;
+        }
+        s += 1;
+    }
+    steps[i] = s;
+}
+
+void run() {
+    I64[1500] x;
+    for i in 0..1500 {
+        x[i] = i as I64 + 1;
+    }
+    x[POS] = BIG;
+    I64[1500] s;
+    collatz(x, s);
+    "{s[26]} {s[1499]}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("pos,big,fuel", [(1100, "6148914691236517205", None), (3, "3074457345618258603", None),
+                                          (1100, "27", 40000), (1100, "27", 90000), (700, "27", 50000)])
+def test_branches_run_both_ways_in_fast_blocks_and_fault_as_the_taken_one(tmp_path, pos, big, fuel):
+    # the `if` of the loop is if-converted in the fast block: both arms run, the condition picks values and flags
+    c = compile_source(COLLATZ.replace("POS", "0").replace("BIG", "1").encode("utf-8"), "t.ci")
+    from cint_compiler.backend.c17.lir.writer import _speculable
+    (br,) = ops(lower_checked(c.program.kernels["collatz"]), L.If)
+    assert _speculable(br.then) and _speculable(br.other)
+    both(tmp_path, COLLATZ.replace("POS", str(pos)).replace("BIG", big), fuel=fuel, name="cz%d_%s" % (pos, fuel))

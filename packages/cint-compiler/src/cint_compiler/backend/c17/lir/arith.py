@@ -45,7 +45,7 @@ class ArithMixin:
         if op.form == "sat":
             self.declare(op.dst, "cint_%s_sat_%s(%s, %s)" % (name, t.token, a, b))
             return
-        if self.mode == "fast" and self.flag:
+        if self.mode == "fast" and (self.flag or self.spec_flag is not None):
             self.flag_asm(op, name, a, b, ka, kb)
             return
         self.w("%s t%d;" % (ct, op.dst.n))
@@ -53,6 +53,7 @@ class ArithMixin:
 
     def flag_asm(self, op, name, a, b, ka, kb):
         """Fast mode, flags: the wrapped result and an overflow bit, with no branch (vectorisable)."""
+        F = self.spec_flag or "ovf"     # the flag the checks go to
         t = op.ty
         ct, ut = ctype(t), utype(t)
         r = "t%d" % op.dst.n
@@ -71,7 +72,7 @@ class ArithMixin:
                 if lo > hi:
                     conds = ["1"]
                 if conds:
-                    self.w("ovf |= (uint32_t)(%s);" % " | ".join(conds))
+                    self.w(F + " |= (uint32_t)(%s);" % " | ".join(conds))
                 return
             inv = b if _invariant(op.b) else (a if _invariant(op.a) else None)
             if inv is not None and w == 64:
@@ -79,28 +80,28 @@ class ArithMixin:
                 other = a if inv is b else b
                 lo, hi = self.mul_range(t, inv)
                 self.declare(op.dst, "(%s)((%s)%s * (%s)%s)" % (ct, ut, a, ut, b))
-                self.w("ovf |= (uint32_t)((%s < %s) | (%s > %s));" % (other, lo, other, hi))
+                self.w(F + " |= (uint32_t)((%s < %s) | (%s > %s));" % (other, lo, other, hi))
                 return
             if w <= 32:
                 wide = "int64_t" if t.signed else "uint64_t"
                 self.w("const %s m%d = (%s)%s * (%s)%s;" % (wide, op.dst.n, wide, a, wide, b))
                 self.declare(op.dst, "(%s)m%d" % (ct, op.dst.n))
-                self.w("ovf |= (uint32_t)(m%d != (%s)%s);" % (op.dst.n, wide, r))
+                self.w(F + " |= (uint32_t)(m%d != (%s)%s);" % (op.dst.n, wide, r))
                 return
             self.w("%s %s;" % (ct, r))
-            self.w("ovf |= (uint32_t)__builtin_mul_overflow(%s, %s, &%s);" % (a, b, r))
+            self.w(F + " |= (uint32_t)__builtin_mul_overflow(%s, %s, &%s);" % (a, b, r))
             return
         cop = "+" if name == "add" else "-"
         self.declare(op.dst, "(%s)((%s)%s %s (%s)%s)" % (ct, ut, a, cop, ut, b))
         if t.signed:
             if name == "add":
-                self.w("ovf |= (uint32_t)((%s)((%s ^ %s) & (%s ^ %s)) >> %d);" % (ut, a, r, b, r, w - 1))
+                self.w(F + " |= (uint32_t)((%s)((%s ^ %s) & (%s ^ %s)) >> %d);" % (ut, a, r, b, r, w - 1))
             else:
-                self.w("ovf |= (uint32_t)((%s)((%s ^ %s) & (%s ^ %s)) >> %d);" % (ut, a, b, a, r, w - 1))
+                self.w(F + " |= (uint32_t)((%s)((%s ^ %s) & (%s ^ %s)) >> %d);" % (ut, a, b, a, r, w - 1))
         elif name == "add":
-            self.w("ovf |= (uint32_t)(%s < %s);" % (r, a))
+            self.w(F + " |= (uint32_t)(%s < %s);" % (r, a))
         else:
-            self.w("ovf |= (uint32_t)(%s < %s);" % (a, b))
+            self.w(F + " |= (uint32_t)(%s < %s);" % (a, b))
 
     def mul_range(self, t, c):
         """The names of the bounds (lo, hi) of the operands whose product with c fits t, declared once at the
@@ -143,6 +144,14 @@ class ArithMixin:
         r = "t%d" % op.dst.n
         if not t.signed:
             self.declare(op.dst, "(%s)(%s %s %s)" % (ct, a, "/" if quotient else "%", b))
+            return
+        if kb is not None and kb > 0 and kb & (kb - 1) == 0:
+            # by 2^k: floor division is the arithmetic shift, the floor remainder the low k bits
+            k = kb.bit_length() - 1
+            if quotient:
+                self.declare(op.dst, "(%s < 0) ? (%s)~((%s)~%s >> %d) : (%s)(%s >> %d)" % (a, ct, ct, a, k, ct, a, k))
+            else:
+                self.declare(op.dst, "(%s)((%s)%s & (%s)%d)" % (ct, utype(t), a, utype(t), kb - 1))
             return
         if kb is not None and kb > 0:
             q = "(%s)(%s / %s)" % (ct, a, b)

@@ -25,6 +25,7 @@ class FnWriter(ArithMixin, LoopMixin):
         self.names: Dict[int, str] = {}     # id(Var) -> C name
         self.known: Dict[int, int] = {}     # id(Temp or Var) -> constant value (unrolled fast loops)
         self.flag = False                   # fast mode: overflow accumulates into `ovf`, no branch
+        self.spec_flag = None               # inside a branch run speculatively: its flag (speculate)
 
     # ------------------------------------------------------------------ names
 
@@ -168,7 +169,9 @@ class FnWriter(ArithMixin, LoopMixin):
         """If cond, the fault call (which raises the record) and the exit of a failed entry; in fast mode,
         give up the block (flag mode: only note it)."""
         if self.mode == "fast":
-            if self.flag:
+            if self.spec_flag is not None:      # a branch run whether taken or not (o_If)
+                self.w("%s |= (uint32_t)(%s);" % (self.spec_flag, cond))
+            elif self.flag:
                 self.w("ovf |= (uint32_t)(%s);" % cond)
             else:
                 self.w("if (CINT_UNLIKELY(%s)) return 1;" % cond)
@@ -308,6 +311,9 @@ class FnWriter(ArithMixin, LoopMixin):
             self.block(op.then if k else op.other)
             self.w("}")
             return
+        if self.mode == "fast" and self.spec_flag is None and _speculable(op.then) and _speculable(op.other):
+            self.speculate(op)
+            return
         self.w_open("if (%s) {" % self.val(op.cond))
         self.block(op.then)
         if op.other.ops:
@@ -315,6 +321,45 @@ class FnWriter(ArithMixin, LoopMixin):
             self.w.ind += "    "
             self.block(op.other)
         self.w.close("}")
+
+    def speculate(self, op: L.If):
+        """Fast mode: both branches run (each assigns shadows of the variables it sets and notes its checks in
+        a flag of its own), then the condition selects the values and the flag, with no branch that the data
+        decide (if-conversion: the compiler's conditional moves)."""
+        w = self.w
+        n = self.label("sp")
+        assigned = []
+        for b in (op.then, op.other):
+            for x in L.walk(b):
+                if isinstance(x, L.Let) and isinstance(x.dst, L.Var) and x.dst not in assigned:
+                    assigned.append(x.dst)
+        w.open("{")
+        w("const uint8_t %s_c = %s;" % (n, self.val(op.cond)))
+        w("uint32_t %s_ft = 0, %s_fe = 0;" % (n, n))
+        saved = dict(self.names)
+        for side, b in (("t", op.then), ("e", op.other)):
+            for v in assigned:
+                w("%s %s_%s%d = %s;" % (ctype(v.ty), n, side, v.n, self.vname(v)))
+            for v in assigned:
+                self.names[id(v)] = "%s_%s%d" % (n, side, v.n)
+            self.spec_flag = "%s_f%s" % (n, side)
+            w.open("{")
+            self.block(b)
+            w.close("}")
+            self.spec_flag = None
+            self.names = dict(saved)
+        # selected by masks, not `?:`, which the compiler would turn back into a branch on the condition
+        w("const uint64_t %s_m = (uint64_t)0 - (uint64_t)%s_c;" % (n, n))
+        for v in assigned:
+            ct = ctype(v.ty)
+            w("%s = (%s)(((uint64_t)%s_t%d & %s_m) | ((uint64_t)%s_e%d & ~%s_m));" % (
+                self.vname(v), ct, n, v.n, n, n, v.n, n))
+        f = "(uint32_t)((%s_ft & (uint32_t)%s_m) | (%s_fe & ~(uint32_t)%s_m))" % (n, n, n, n)
+        if self.flag:
+            w("ovf |= %s;" % f)
+        else:
+            w("if (CINT_UNLIKELY(%s)) return 1;" % f)
+        w.close("}")
 
     def w_open(self, s):
         self.w.open(s)
@@ -493,3 +538,26 @@ class FnWriter(ArithMixin, LoopMixin):
         self.refs: Dict[int, str] = {}
         self.const_refs: Dict[int, tuple] = {}
         self.loop_stack = []
+
+
+SPECULABLE = (L.Let, L.Arith, L.Neg, L.Cmp, L.Bitwise, L.MinMax, L.Conv, L.Steps)
+
+
+def _speculable(b: L.Block) -> bool:
+    """Block b may run although its branch is not taken: operations with no effect but their values (and
+    flags), divisions and shifts only by constants that cannot fault for lack of a divisor or a count."""
+    if len(b.ops) > 12:
+        return False
+    for op in b.ops:
+        if not isinstance(op, SPECULABLE):
+            return False
+        if isinstance(op, L.Let) and isinstance(op.dst, L.Var) and op.dst.kind != "local":
+            return False
+        if isinstance(op, L.Arith):
+            kb = op.b.value if isinstance(op.b, L.Imm) else None
+            if op.op in ("div", "rem") and (kb is None or kb == 0 or kb == -1):
+                return False
+            if op.op in ("shl", "shr") and (kb is None or not 0 <= kb < op.ty.bits):
+                return False
+    return True
+
