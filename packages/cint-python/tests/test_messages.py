@@ -167,6 +167,11 @@ def test_q_messages_say_how_to_convert(mod):
     with pytest.raises(cint.Refused) as info:
         ctx.damp(y=y, a=0.5)
     assert "cint.from_float(0.5, 'Q16.16')" in str(info.value) and info.value.parameter == "a"
+    assert str(info.value).startswith("damp: parameter a is Q16.16")
+    with pytest.raises(cint.Refused) as info:
+        ctx.pick(np.arange(3, dtype=np.int64), 1.0)
+    assert str(info.value).startswith("pick: parameter k is I64: it takes a Python int, not float")
+    assert "cint.from_float(1.0, 'I64')" in str(info.value)
     ctx.damp(y=y, a=cint.from_float(0.5, "Q16.16"))
     assert cint.to_float(y).tolist() == [0.5, 1.0]
     f = _fault(lambda: ctx.damp(y=cint.borrow(np.zeros(2, np.int64), writable=True), a=cint.from_float(0.5, "Q16.16")),

@@ -758,7 +758,9 @@ def _scalar(v, t, pname):
                           parameter=pname)
         return int(v)
     if not isinstance(v, int):
-        raise Refused("parameter %s is %s: it takes a Python int, not %s" % (pname, name, type(v).__name__),
+        tip = "; round it explicitly with cint.from_float(%r, %r) (half to even; rounding= names another mode)" % (
+            float(v), name) if isinstance(v, float) else ""
+        raise Refused("parameter %s is %s: it takes a Python int, not %s%s" % (pname, name, type(v).__name__, tip),
                       parameter=pname)
     v = _exact_int(v)
     lo, hi = A._int_range(name)
@@ -1093,7 +1095,11 @@ class _Entry:
                                                                                   if self.kernel else "")))
                     plan.append(("array", arr, 1 if written else 0))
                 else:
-                    plan.append(("scalar", _scalar(v, t, pname), None))
+                    try:
+                        plan.append(("scalar", _scalar(v, t, pname), None))
+                    except Refused as ex:     # named as the array refusals are: "export: parameter ..."
+                        ex.args = ("%s: %s" % (self.name, ex),)
+                        raise
             if not ctx._lock.acquire(blocking=False):
                 raise Busy("another call is running on this context")
             try:
