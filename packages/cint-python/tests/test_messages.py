@@ -5,7 +5,6 @@ fields and canonical bytes) is the same as before. SPEC-03P.1 8.1 paragraph 7 li
 8.4 the hazards whose messages say what to do.
 """
 import inspect
-import os
 import pydoc
 
 import pytest
@@ -77,19 +76,8 @@ export void damp[n](inout Q16.16[n] y, Q16.16 a) {
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    base = tmp_path_factory.mktemp("messages")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    src = base / "msgs.ci"
-    src.write_text(SOURCE)
-    yield cint.load(src)
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def mod(source_env):
+    return cint.load(source_env("messages", {"msgs.ci": SOURCE}) / "msgs.ci")
 
 
 def _fault(call, ctx):
