@@ -457,7 +457,10 @@ class Context:
 
     # -- the surface of 8.1 ----------------------------------------------------------------
     def fault(self):
-        """The held fault as a cint.Fault subclass instance, or None."""
+        """The held fault as a cint.Fault subclass instance, or None.
+
+        When it is the fault a call of this context raised, it reads as that exception did: the parameter
+        names, the hint of a bind.type fault and the index tuple of a kernel's work-item (``work_index``)."""
         h = self._open("fault()")
         n = C.c_size_t()
         self._module._dll.cint_fault_get(h, None, 0, C.byref(n))
