@@ -87,7 +87,7 @@ class ModuleStateChecks:
         for info, g, a in self.gargs:
             if id(g) in writes(info):
                 raise _err("C5012", start_span(a), "`%s` writes the module variable `%s`, and this argument "
-                           "%s it (LS-122)" % (
+                           "%s it (spec: LS-122)" % (
                                info.qname.rsplit(".", 1)[-1], g.name,
                                "is" if self.arg_is_bare(a) else "views"))
         self.gargs = []
@@ -188,7 +188,7 @@ class ModuleStateChecks:
             if isinstance(a, A.TypeName) and len(a.parts) == 1 and a.parts[0] in ROUND_MODES:
                 return a.parts[0]
             if isinstance(a, A.Name) or (isinstance(a, A.TypeName) and len(a.parts) == 1):
-                raise _err("C3007", a.span or e.span, "`%s` is not a rounding mode (SPEC-01 4.5)"
+                raise _err("C3007", a.span or e.span, "`%s` is not a rounding mode (spec: SPEC-01 4.5)"
                            % (a.ident if isinstance(a, A.Name) else a.parts[0]))
             raise _err("C2009", a.span or e.span, "a rounding-mode name is expected here")
 

@@ -135,7 +135,7 @@ class Parser:
     def enter(self, t: Token):
         self.edepth += 1
         if self.edepth > MAX_NESTING:
-            raise self.err("C9004", t, "expression nesting is deeper than %d (LS-311)" % MAX_NESTING)
+            raise self.err("C9004", t, "expression nesting is deeper than %d (spec: LS-311)" % MAX_NESTING)
 
     def leave(self):
         self.edepth -= 1
@@ -349,19 +349,19 @@ class Parser:
         ro = node.right.op if isinstance(node.right, A.Binary) else None
         if op in CMP_OPS and (lo in CMP_OPS or ro in CMP_OPS):
             raise self.err("C2102", first_span(node), "comparisons are not chained; write "
-                           "`a < b && b < c` (LS-153)")
+                           "`a < b && b < c` (spec: LS-153)")
         if op in ("&&", "||") and (lo in ("&&", "||") and lo != op or ro in ("&&", "||") and ro != op):
-            raise self.err("C2101", first_span(node), "`&&` and `||` in one expression need parentheses (LS-151)")
+            raise self.err("C2101", first_span(node), "`&&` and `||` in one expression need parentheses (spec: LS-151)")
         if op in SHIFT_OPS and (lo in ARITH_OPS or ro in ARITH_OPS):
             raise self.err("C2101", first_span(node), "a shift with an arithmetic operand needs parentheses "
-                           "(LS-151)")
+                           "(spec: LS-151)")
         if op in BITWISE_OPS:
             if lo in ARITH_OPS or ro in ARITH_OPS:
                 raise self.err("C2101", first_span(node), "a bitwise operator with an arithmetic operand needs "
-                               "parentheses (LS-151)")
+                               "parentheses (spec: LS-151)")
             if (lo in BITWISE_OPS and lo != op) or (ro in BITWISE_OPS and ro != op):
                 raise self.err("C2101", first_span(node), "two different bitwise operators need parentheses "
-                               "(LS-151)")
+                               "(spec: LS-151)")
 
     def conv_expr(self) -> A.Expr:
         e = self.unary()
@@ -369,7 +369,7 @@ class Parser:
             at = self.next()
             if isinstance(e, A.Unary):
                 raise self.err("C2101", e.span, "a unary `%s` directly followed by a conversion needs parentheses: "
-                               "`(%sx) %s T` or `%s(x %s T)` (LS-151)" % (e.op, e.op, at.kind, e.op, at.kind))
+                               "`(%sx) %s T` or `%s(x %s T)` (spec: LS-151)" % (e.op, e.op, at.kind, e.op, at.kind))
             target = self.conv_target()
             rnd = self.round_clause()
             e = A.Convert(at.kind, e, target, rnd, span=self.sp(at))
@@ -422,7 +422,7 @@ class Parser:
         if self.tok.kind in ("++", "--") and start != self.incdec_ok:
             # at the operator: the offending construct is the `++`/`--` (LS-313 row C1042), as the public
             # suite's frozen diag/c1042_increment_in_expression has it (docs/language.md decision 22)
-            raise self.err("C1042", self.sp(self.tok), "`%s` is a statement, not an expression (LS-166)"
+            raise self.err("C1042", self.sp(self.tok), "`%s` is a statement, not an expression (spec: LS-166)"
                            % self.tok.kind)
         return e
 
@@ -566,7 +566,7 @@ class Parser:
             h = holes[0]
             raise self.err("C1033", Span(self.path, h.brace_line, h.brace_col),
                            "a hole is permitted only in a print statement, a `format` call or an `assert` "
-                           "message; write `{{` for a literal brace (LS-44)")
+                           "message; write `{{` for a literal brace (spec: LS-44)")
         parts: list = []
         for t in toks:
             for p in t.value:
@@ -614,7 +614,7 @@ class Parser:
                 raise
             nt = self.tok
             if nt.kind == "?":
-                raise bad("a conditional expression in a hole is parenthesized: `{(c ? a : b)}` (LS-199)")
+                raise bad("a conditional expression in a hole is parenthesized: `{(c ? a : b)}` (spec: LS-199)")
             pos = nt.offset - raw.offset
         finally:
             self.toks, self.i, self.incdec_ok, self.hole_ok = saved
@@ -638,12 +638,12 @@ class Parser:
                 m = _LANES_RE.match(conv)
                 if m is None or m.group(1) not in INT_TYPE_NAMES:
                     raise bad("unknown hole conversion `!%s`; the conversions are `!bits`, `!raw`, `!ratio` "
-                              "and `!lanes(T)` (LS-201)" % conv)
+                              "and `!lanes(T)` (spec: LS-201)" % conv)
         if r.startswith(":"):
             spec = r[1:]
             r = ""
         if r.strip(" \t"):
-            raise bad("unexpected `%s` in a hole; a hole is `{expr=!conv:spec}` (LS-198)" % r.strip())
+            raise bad("unexpected `%s` in a hole; a hole is `{expr=!conv:spec}` (spec: LS-198)" % r.strip())
         return A.Hole(e, source, eq=eq, conv=conv, spec=spec, span=brace)
 
     # ------------------------------------------------------------------ statements
@@ -653,7 +653,7 @@ class Parser:
         if counted:
             self.bdepth += 1
             if self.bdepth > MAX_NESTING:
-                raise self.err("C9004", lb, "blocks nest deeper than %d (LS-311)" % MAX_NESTING)
+                raise self.err("C9004", lb, "blocks nest deeper than %d (spec: LS-311)" % MAX_NESTING)
         stmts = []
         while not self.at("}"):
             if self.at("eof"):
@@ -670,22 +670,22 @@ class Parser:
         if t.kind == "{":
             return self.block()
         if t.kind == ";":
-            raise self.err("C1040", t, "there is no empty statement; write `{ }` (LS-163)")
+            raise self.err("C1040", t, "there is no empty statement; write `{ }` (spec: LS-163)")
         if t.kind == "junk":
             raise t.value
-        raise self.err("C1043", t, "braces around the body are required (LS-168)")
+        raise self.err("C1043", t, "braces around the body are required (spec: LS-168)")
 
     def paren_cond(self) -> A.Expr:
         t = self.tok
         if t.kind != "(":
             if t.kind == "junk":
                 raise t.value
-            raise self.err("C1043", t, "parentheses around the condition are required (LS-168)")
+            raise self.err("C1043", t, "parentheses around the condition are required (spec: LS-168)")
         self.next()
         cond = self.expr()
         if self.tok.kind in ASSIGN_OPS:
             raise self.err("C1041", first_span(cond), "assignment is a statement, not an expression; "
-                           "write `==` to compare (LS-164)")
+                           "write `==` to compare (spec: LS-164)")
         self.expect(")")
         return cond
 
@@ -695,7 +695,7 @@ class Parser:
         if k == "{":
             return self.block()
         if k == ";":
-            raise self.err("C1040", t, "there is no empty statement (LS-163)")
+            raise self.err("C1040", t, "there is no empty statement (spec: LS-163)")
         if k == "const":
             return self.const_decl()
         if k == "var":
@@ -756,7 +756,7 @@ class Parser:
             return A.Reduce(target.text, e, span=self.sp(t))
         if k == "expect_fault":
             raise self.err("C3021", t, "`expect_fault` belongs in a test header: "
-                           "`test \"name\" expect_fault E_NAME { ... }` (LS-237)")
+                           "`test \"name\" expect_fault E_NAME { ... }` (spec: LS-237)")
         if k == "str":
             j = self.i
             while self.toks[j].kind == "str":
@@ -781,7 +781,7 @@ class Parser:
             return self.var_rest(ty, t)
         if la == "kw":
             raise self.err("C4012", t, "this is not a statement: a keyword stands where a name is expected "
-                           "(LS-167)")
+                           "(spec: LS-167)")
         s = self.simple_stmt()
         self.expect(";")
         return s
@@ -818,7 +818,7 @@ class Parser:
             return A.ExprStmt(e, span=self.sp(t))
         if nk in (";", ")"):
             raise self.err("C4012", t, "only calls, assignments, increments, declarations and prints stand as "
-                           "statements (LS-167)")
+                           "statements (spec: LS-167)")
         raise self.unexpected("`;`")
 
     @staticmethod
@@ -916,7 +916,7 @@ class Parser:
         nt = self.tok
         if nt.kind != "ident":
             if nt.kind in KEYWORDS:
-                raise self.err("C4012", stmt_tok, "`%s` is a keyword and cannot be declared (LS-167)" % nt.kind)
+                raise self.err("C4012", stmt_tok, "`%s` is a keyword and cannot be declared (spec: LS-167)" % nt.kind)
             raise self.unexpected("a name")
         self.next()
         init = None
@@ -977,7 +977,7 @@ class Parser:
             self.expect(";")
             cond = self.expr()
             if self.tok.kind in ASSIGN_OPS:
-                raise self.err("C1041", first_span(cond), "assignment is a statement, not an expression (LS-164)")
+                raise self.err("C1041", first_span(cond), "assignment is a statement, not an expression (spec: LS-164)")
             self.expect(";")
             update = None
             if not self.at(")"):
@@ -990,7 +990,7 @@ class Parser:
             if v1.kind == "junk":
                 raise v1.value
             raise self.err("C1043", v1, "a `for` loop is `for (init; cond; step) { }` or `for x in ... { }` "
-                           "(LS-168)")
+                           "(spec: LS-168)")
         self.next()
         v2 = None
         if self.accept(","):
@@ -1028,7 +1028,7 @@ class Parser:
         lb = self.expect("{")
         self.bdepth += 1
         if self.bdepth > MAX_NESTING:
-            raise self.err("C9004", lb, "blocks nest deeper than %d (LS-311)" % MAX_NESTING)
+            raise self.err("C9004", lb, "blocks nest deeper than %d (spec: LS-311)" % MAX_NESTING)
         cases = []
         default = None
         default_span = None
@@ -1036,14 +1036,14 @@ class Parser:
             t = self.tok
             if t.kind == "case":
                 if default is not None:
-                    raise self.err("C4025", t, "`default` is the last clause of a switch (LS-183)")
+                    raise self.err("C4025", t, "`default` is the last clause of a switch (spec: LS-183)")
                 self.next()
                 items = []
                 while True:
                     lo = self.expr(allow_cond=False)
                     if self.at(".."):
                         raise self.err("C4022", first_span(lo), "a case range is inclusive: write `lo..=hi` "
-                                       "(LS-177)")
+                                       "(spec: LS-177)")
                     if self.accept("..="):
                         hi = self.expr(allow_cond=False)
                         items.append((lo, hi))
@@ -1055,16 +1055,16 @@ class Parser:
                 body = self.case_body()
                 if not body:
                     raise self.err("C4023", t, "a case clause has a body; merge its items into the next clause "
-                                   "(LS-179)")
+                                   "(spec: LS-179)")
                 cases.append(A.Case(items, body, span=self.sp(t)))
             elif t.kind == "default":
                 if default is not None:
-                    raise self.err("C4025", t, "a switch has one `default` (LS-183)")
+                    raise self.err("C4025", t, "a switch has one `default` (spec: LS-183)")
                 self.next()
                 self.expect(":")
                 body = self.case_body()
                 if not body:
-                    raise self.err("C4023", t, "a default clause has a body (LS-179)")
+                    raise self.err("C4023", t, "a default clause has a body (spec: LS-179)")
                 default = body
                 default_span = self.sp(t)
             else:
@@ -1118,7 +1118,7 @@ class Parser:
         while not self.at("eof"):
             if self.at("import"):
                 if mod.items:
-                    raise self.err("C3012", self.tok, "`import` declarations come before any other item (LS-226)")
+                    raise self.err("C3012", self.tok, "`import` declarations come before any other item (spec: LS-226)")
                 mod.imports.append(self.import_decl())
                 continue
             mod.items.append(self.top_item())
@@ -1241,7 +1241,7 @@ class Parser:
             return finish(A.GlobalDecl(d.name, decl=d, span=d.span))
         if decorated:
             if la == "kw":
-                raise self.err("C4012", t, "a keyword stands where a name is expected (LS-167)")
+                raise self.err("C4012", t, "a keyword stands where a name is expected (spec: LS-167)")
             raise self.unexpected("a declaration")
         return self.statement()
 
