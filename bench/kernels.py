@@ -917,6 +917,7 @@ class Result:
     def __init__(self, kernel, rows, notes):
         self.name, self.what, self.size = kernel.name, kernel.what, kernel.size
         self.rows, self.notes = rows, notes
+        self.load = load_average()
 
     def get(self, kind):
         for r in self.rows:
@@ -953,7 +954,7 @@ def run_kernel(env, name, scale, repeat, say):
 def fmt_ms(t):
     if t is None:
         return "-"
-    return "%.2f" % (t * 1e3) if t >= 0.01 else "%.4f" % (t * 1e3)
+    return "%.2f" % (t * 1e3) if t >= 0.001 else "%.4f" % (t * 1e3)
 
 
 def fmt_ratio(r):
@@ -978,6 +979,7 @@ def kernel_table(res, md=False):
     if md:
         out.append("")
     out += [("- " if md else "  ") + "check: " + n for n in res.notes]
+    out.append(("- " if md else "  ") + "load average after it: " + res.load)
     return out
 
 
