@@ -940,6 +940,8 @@ def run_kernel(env, name, scale, repeat, say):
     for row, last in zip(rows, time_rows(rows, repeat)):
         check(same(row.read(last), k.expected), "%s: %s differs from the exact result after timing" % (
             name, row.label))
+    for row in rows:                    # let this kernel's arrays go before the next one runs
+        row.call = row.read = None
     res = Result(k, rows, notes)
     for line in kernel_table(res):
         say(line)
