@@ -448,3 +448,50 @@ def test_branches_run_both_ways_in_fast_blocks_and_fault_as_the_taken_one(tmp_pa
     (br,) = ops(lower_checked(c.program.kernels["collatz"]), L.If)
     assert _speculable(br.then) and _speculable(br.other)
     both(tmp_path, COLLATZ.replace("POS", str(pos)).replace("BIG", big), fuel=fuel, name="cz%d_%s" % (pos, fuel))
+
+
+CALLS = """
+I64 dotp[n](in I64[n] a, in I64[n] b) {
+    I64 s = 0;
+    for i in 0..n {
+        s += a[i] * b[i];
+    }
+    return s;
+}
+
+void axpy[n](I64 k, in I64[n] x, inout I64[n] y) where n >= 2 {
+    for i in 0..n {
+        y[i] += k * x[i];
+    }
+}
+
+I64[8] g = [1, 2, 3, 4, 5, 6, 7, 8];
+const I64[8] C = [8, 7, 6, 5, 4, 3, 2, 1];
+I64[1] one;
+I64[1] two;
+
+I64 run2[n, m](in I64[n] x, inout I64[m] y) {
+    axpy(2, x, y);
+    axpy(K, C, g);
+    if (y[0] == 77) {
+        axpy(1, one, two);
+    }
+    return dotp(x, y) + dotp(g, C);
+}
+
+void run() {
+    I64[8] x = [1, 1, 2, 3, 5, 8, 13, 21];
+    I64[M] y;
+    y[0] = Y0;
+    "{run2(x, y)} {y} {g}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("m,k,y0", [(8, "3", 0), (7, "3", 0), (8, "1152921504606846976", 0), (8, "3", 75)])
+def test_calls_with_arrays_bind_and_check_shapes_as_the_reference(tmp_path, m, k, y0):
+    src = CALLS.replace("M", str(m)).replace("K", k).replace("Y0", str(y0))
+    c = compile_source(src.encode("utf-8"), "t.ci")
+    for name in ("dotp", "axpy", "run2"):
+        lower_checked(c.program.functions[name], verify=True)
+    both(tmp_path, src, name="c%d_%d_%d" % (m, len(k), y0))

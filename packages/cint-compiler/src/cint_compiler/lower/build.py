@@ -267,7 +267,7 @@ class Lowerer:
         self.emit(op)
 
     def snapshot(self, v):
-        if isinstance(v, L.Var) and v.kind in ("local",):
+        if isinstance(v, L.Var) and v.kind in ("local", "global"):
             t = self.temp(v.ty)
             self.emit(L.Let(t, v))
             return t
@@ -485,14 +485,25 @@ class Lowerer:
         raise L.NotLowered(e.span, "this call")
 
     def call(self, e):
+        """A call of a user function: scalar arguments, and whole arrays (a parameter, a constant or a module
+        array), whose shapes the call binds and checks (bind.shape, `where`, bind.alias) as it enters."""
         info = e.info
-        if info.size_params or any(not scalar(p.type) or p.info == "inout" for p in info.params) or \
-                (info.result is not VOID and not scalar(info.result)) or info.decl.where is not None:
+
+        def param_ok(p):
+            if isinstance(p.type, ArrayType):
+                return scalar(p.type.elem)
+            return scalar(p.type) and p.info != "inout"
+        if not all(param_ok(p) for p in info.params) or (info.result is not VOID and not scalar(info.result)):
             raise L.NotLowered(e.span, "a call of %s" % info.qname)
         vals = [None] * len(e.argv)
         for i in e.order:
             a = e.argv[i]
-            if getattr(a, "is_default", False) or not scalar(a.ty):
+            if getattr(a, "is_default", False):
+                raise L.NotLowered(e.span, "a default argument")
+            if isinstance(a.ty, ArrayType):
+                vals[i] = self.array(a)
+                continue
+            if not scalar(a.ty):
                 raise L.NotLowered(e.span, "this argument")
             v = self.expr(a)
             vals[i] = self.snapshot(v) if isinstance(v, L.Var) else v

@@ -264,11 +264,13 @@ class Charge(Op):
 
 @dataclass(eq=False)
 class Call(Op):
-    """dst = callee(args): a user function (E_DEPTH call.enter, one fuel unit, then the body).  args are
-    scalar values in parameter order; the callee is the checker's FuncInfo."""
+    """dst = callee(args): a user function: the shapes of its array arguments bound and checked (bind.shape,
+    its `where` clause, bind.alias), E_DEPTH call.enter, one fuel unit, then the body.  args are in parameter
+    order, a value for a scalar parameter and an Arr (a whole array) for an array one; the callee is the
+    checker's FuncInfo."""
     dst: Optional[Temp]
     callee: object
-    args: List[Val]
+    args: List[Union[Val, "Arr"]]
 
 
 @dataclass(eq=False)

@@ -109,8 +109,12 @@ def verify(fn: L.Function, after: str):
         elif isinstance(op, L.Extent):
             define(op, op.dst)
         elif isinstance(op, L.Call):
-            for a in op.args:
-                use(op, a)
+            for a, p in zip(op.args, op.callee.params):
+                if isinstance(a, L.Arr):
+                    if a.rank != p.type.rank:
+                        bad(op, "an array of rank %d for a parameter of rank %d" % (a.rank, p.type.rank))
+                else:
+                    use(op, a)
             if op.dst is not None:
                 define(op, op.dst)
         elif isinstance(op, L.Reduce):

@@ -373,6 +373,8 @@ class FnWriter(ArithMixin, LoopMixin):
         info = op.callee
         w = self.w
         args = ["ctx"]
+        # the arrays as cint_gen_array values (the emitter's call checks read them so)
+        vals = [("(*%s)" % self.arr_ptr(a)) if isinstance(a, L.Arr) else None for a in op.args]
         if self.stepped:
             w("step++;")
             at = "&(cint_gen_at){{%du, %du}, wi, step - 1}" % (em.cur_mod, em.site(op.site))
@@ -381,15 +383,56 @@ class FnWriter(ArithMixin, LoopMixin):
         else:
             at = self.at(op.site)
             name = em.fname(info)
-        args += [self.val(a) for a in op.args]
+        self.before_call()
+        sizes = self.bind_shapes(info, vals, at)
+        args += [sizes.get(s.name, "0") for s in info.size_params]
+        args += ["&%s" % v if v is not None else self.val(a) for a, v in zip(op.args, vals)]
         if op.dst is not None:
             w("%s t%d = 0;" % (ctype(op.dst.ty), op.dst.n))
             args.append("&t%d" % op.dst.n)
-        self.before_call()
         w("if (cint_gen_call_enter(ctx, %s)) goto fail;" % at)
         w("if (%s(%s)) goto fail;" % (name, ", ".join(args)))
         w("cint_gen_call_leave(ctx);")
         self.after_call()
+
+    def bind_shapes(self, info, vals, at) -> dict:
+        """The entry checks of a call from cint code (the tree-walking emitter's `call`, in its order): size
+        symbols bound from the array arguments' extents and checked (bind.shape), computed extents in a second
+        pass, the callee's `where` clause, bind.alias.  The fuel is in the context already.  Returns the C value
+        of each size symbol."""
+        from cint_compiler.semantics.types import ArrayType, SymExtent
+        em, w = self.em, self.w
+        sizes, checks, computed = {}, [], []
+        for k, (p, v) in enumerate(zip(info.params, vals)):
+            if not isinstance(p.type, ArrayType):
+                continue
+            for d, spec in enumerate(p.type.dims):
+                got = "(%s).shape[%d]" % (v, d)
+                if isinstance(spec, str):
+                    if spec in sizes:
+                        checks.append((k, d, got, sizes[spec]))
+                    else:
+                        sizes[spec] = got
+                elif isinstance(spec, int):
+                    checks.append((k, d, got, "INT64_C(%d)" % spec))
+        for k, (p, v) in enumerate(zip(info.params, vals)):
+            if isinstance(p.type, ArrayType):
+                for d, spec in enumerate(p.type.dims):
+                    if isinstance(spec, SymExtent):
+                        off = "INT64_MIN" if spec.off == -(1 << 63) else "INT64_C(%d)" % spec.off
+                        computed.append((k, d, "(%s).shape[%d]" % (v, d), sizes.get(spec.sym, "INT64_C(0)"), off))
+        for k, d, got, want in checks:
+            w("if (%s != %s && cintg_bind_shape(ctx, %s, %d, %d, %s, %s)) goto fail;" % (got, want, at, k, d, got, want))
+        for k, d, got, n, off in computed:
+            w("if (cintg_extent_differs(%s, %s, %s) && cintg_bind_shape(ctx, %s, %d, %d, %s, "
+              "cintg_extent_value(%s, %s))) goto fail;" % (got, n, off, at, k, d, got, n, off))
+        lines = []
+        if info.decl.where is not None:
+            em.where_check(info, sizes, at, lines)
+        em.alias_checks(info, [v if v is not None else "0" for v in vals], at, lines)
+        for line in lines:
+            w(line)
+        return sizes
 
     def o_Reduce(self, op: L.Reduce):
         if self.mode == "fast":
