@@ -405,6 +405,9 @@ int cint_gen_narrow_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t from, u
 /* E_BOUNDS index.checked.<E>: the index (with the dimension at rank 2 and above), limit the
    extent (IM-186). */
 int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t dim, int64_t index);
+/* E_SHAPE decl.shape: a local array declared with the negative extent extent in dimension dim (operands
+   I64 dim, I64 extent; limit I64 0). */
+int cint_gen_decl_shape_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t dim, int64_t extent);
 /* The same for an array of element type type and rank rank whose dimension dim has extent extent
    (a constant array of the program, which has no cint_gen_array). */
 int cint_gen_index_fault_of(cint_ctx *ctx, const cint_gen_at *at, cint_type type, uint32_t rank, int64_t extent,

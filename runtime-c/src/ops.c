@@ -216,6 +216,23 @@ int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_ar
     return cint_gen_index_fault_of(ctx, at, a->type, a->rank, dim < 4 ? a->shape[dim] : 0, dim, index);
 }
 
+int cint_gen_decl_shape_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t dim, int64_t extent)
+{
+    cint_tvalue ops[2], limit;
+    cint_tv_i64(&ops[0], (int64_t)dim);
+    cint_tv_i64(&ops[1], extent);
+    cint_tv_i64(&limit, 0);
+    cint_gen_fault f;
+    memset(&f, 0, sizeof f);
+    f.code = CINT_E_SHAPE;
+    f.operation = "decl.shape";
+    f.operands = ops;
+    f.operand_count = 2;
+    f.limit = &limit;
+    rt_raise(ctx, at, &f);
+    return 1;
+}
+
 int cint_gen_index_fault_of(cint_ctx *ctx, const cint_gen_at *at, cint_type type, uint32_t rank, int64_t extent,
                             uint32_t dim, int64_t index)
 {

@@ -495,3 +495,96 @@ def test_calls_with_arrays_bind_and_check_shapes_as_the_reference(tmp_path, m, k
     for name in ("dotp", "axpy", "run2"):
         lower_checked(c.program.functions[name], verify=True)
     both(tmp_path, src, name="c%d_%d_%d" % (m, len(k), y0))
+
+
+JUMPS = """
+I64 find[n](in I64[n] xs, I64 want) {
+    I64 at = -1;
+    for i in 0..n {
+        if (xs[i] == want) {
+            at = i;
+            break;
+        }
+    }
+    return at;
+}
+
+I64 first_big[n](in I64[n] xs) {
+    for i in 0..n {
+        if (xs[i] > 1000) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+void run() {
+    I64[50] xs;
+    for i in 0..50 {
+        xs[i] = i as I64 * 37;
+    }
+    I64 a = find(xs, 37 * 7);
+    I64 b = first_big(xs);
+    I64 c = find(xs, 5);
+    "{a} {b} {c}\\n";
+    I64 d = find(xs, 37 * 40);
+}
+"""
+
+
+@pytest.mark.parametrize("fuel", [None, 60, 70, 90, 120, 160, 170, 175])
+def test_leaving_a_loop_charged_whole_gives_back_what_it_did_not_run(tmp_path, fuel):
+    fn = lowered(JUMPS, "find")
+    assert ops(fn, L.ForRange)[0].batch
+    both(tmp_path, JUMPS, fuel=fuel, name="j%s" % fuel)
+
+
+LOCALS = """
+I64 work[n](in I64[n] xs, I64 k) {
+    I64 total = 0;
+    for r in 0..4 {
+        I64[n] tmp;
+        const I64[3] w = [1, 2, 3];
+        for i in 0..n {
+            tmp[i] = xs[i] * w[r % 3];
+        }
+        {
+            I64[k + K] big;
+            big[0] = r as I64;
+            total += big[0] + sum(tmp);
+        }
+    }
+    return total;
+}
+
+I64 small(I64 v) {
+    I64[2] t2;
+    t2[1] = v;
+    return t2[1] + 1;
+}
+
+kernel smooth[n](in I64[n] x, out I64[n] y) over [i: n] {
+    I64[3] t;
+    t[0] = x[i];
+    t[1] = x[i] * 2;
+    y[i] = t[0] + t[1] + small(x[i]);
+}
+
+void run() {
+    I64[5] xs = [1, 2, 3, 4, BIG];
+    "{work(xs, 2)}\\n";
+    I64[5] ys;
+    smooth(xs, ys);
+    "{ys}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("k,big,fuel", [(4, "5", None), (-5, "5", None), (3000000, "5", None),
+                                        (4, "3074457345618258603", None), (4, "5", 30), (4, "5", 45)])
+def test_local_arrays_charge_and_give_back_the_frame_arena_as_the_reference(tmp_path, k, big, fuel):
+    src = LOCALS.replace("K", str(k)).replace("BIG", big)
+    c = compile_source(src.encode("utf-8"), "t.ci")
+    assert ops(lower_checked(c.program.functions["work"], verify=True), L.LocalArray)
+    assert ops(lower_checked(c.program.kernels["smooth"], verify=True), L.LocalArray)
+    both(tmp_path, src, fuel=fuel, name="l%d_%d_%s" % (abs(k), len(big), fuel))

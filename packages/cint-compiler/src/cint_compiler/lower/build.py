@@ -24,6 +24,33 @@ def scalar(t) -> bool:
     return type(t) is IntType and t.bits <= 64
 
 
+def charged(d) -> bool:
+    """Statement d declares a local array the frame arena charges (LS-110; a constant one too)."""
+    return isinstance(d, A.VarDecl) and d.mode is None and isinstance(getattr(d, "resolved", None), ArrayType)
+
+
+def frame_charges(node) -> bool:
+    return any(charged(n) for n in A.descendants(node))
+
+
+def frame_use(node) -> bool:
+    """Node may take frame-arena storage (a local array, an array literal, a call), which a loop gives back
+    at its next iteration (as the tree-walking emitter does)."""
+    for n in A.descendants(node):
+        if isinstance(n, A.VarDecl) and n.mode is None and isinstance(getattr(n, "resolved", None), ArrayType):
+            return True
+        if isinstance(n, A.ArrayLit) or (isinstance(n, A.Call) and getattr(n, "kind", None) == "func"):
+            return True
+    return False
+
+
+def _name_of(d):
+    """A name expression for the constant declared by d (its checked symbol)."""
+    e = A.Name(d.name, span=d.span)
+    e.ref = d.sym
+    return e
+
+
 def lower(info, kernel: bool = False, kvariant: bool = False) -> L.Function:
     """The LIR of the checked function or kernel `info`; kvariant: the work-item form of a function
     (steps counted on its caller's ordinal, LS-250).  Raises NotLowered for what LIR does not cover."""
@@ -98,6 +125,7 @@ class Lowerer:
                 raise L.NotLowered(p.span, "a parameter of type %s" % t)
         fn = L.Function(d.name, "kernel" if info.is_kernel else "function", info, sizes, params,
                         None if res is VOID else res)
+        self.sizes = sizes
         if info.is_kernel:
             over = []
             extents = []
@@ -109,10 +137,11 @@ class Lowerer:
                 if ext is None:
                     raise L.NotLowered(ovd.span, "an over extent that is not a size symbol")
                 extents.append(ext)
-            body = self.block(lambda: self.stmts(d.body.stmts))
-            fn.items = L.ItemLoop(over, extents, body)
+            body = self.block(lambda: self.s_Block(d.body))
+            fn.items = L.ItemLoop(over, extents, body, frame_reset=frame_use(d.body))
         else:
-            fn.body = self.block(lambda: self.stmts(d.body.stmts))
+            fn.body = self.block(lambda: self.s_Block(d.body))
+            fn.frame_charged = not self.stepped and frame_charges(d.body)
         fn.consts = list(self.consts.values())
         fn.globals = list(self.globals.values())
         fn.ntemps, fn.nrefs = self.ntemps, self.nrefs
@@ -128,10 +157,49 @@ class Lowerer:
             m(s)
 
     def s_Block(self, s):
-        self.stmts(s.stmts)
+        if not self.stepped and any(charged(x) for x in s.stmts):
+            self.emit(L.Scope(self.block(lambda: self.stmts(s.stmts))))
+        else:
+            self.stmts(s.stmts)
+
+    def local_array(self, d, t):
+        """`T[e, ...] a;` (zero-filled) or `const T[...] a = [...];` (its elements folded): LS-110."""
+        if not scalar(t.elem) or t.rank > 4:
+            raise L.NotLowered(d.span, "a local array of %s" % t)
+        if d.is_const:
+            def steps(x):
+                if isinstance(x, A.ArrayLit):
+                    return sum(steps(i) for i in x.items)
+                return x.csteps if x.cval is not NOTCONST and not isinstance(x.ty, ArrayType) else 0
+            n = steps(d.init)
+            if self.stepped and n:
+                self.emit(L.Steps(n))
+            arr = self.array(_name_of(d))
+            if not self.stepped:
+                self.emit(L.LocalArray(arr, [L.Imm(x, I64) for x in arr.value.shape], site=d.span))
+            return
+        if d.init is not None:
+            raise L.NotLowered(d.span, "an array initializer")
+        shape = []
+        for x in t.dims:
+            if isinstance(x, int):
+                shape.append(L.Imm(x, I64))
+            elif isinstance(x, str):
+                shape.append(next(v for v in self.sizes if v.name == x))
+            elif isinstance(x, A.Expr):
+                shape.append(self.snapshot(self.expr(x)))
+            else:
+                raise L.NotLowered(d.span, "a local array extent %s" % x)
+        self.nvars += 1
+        arr = L.Arr("a%d_%s" % (self.nvars, d.name), t, "local", sym=d.sym)
+        self.arrs[id(d.sym)] = arr
+        self.emit(L.LocalArray(arr, shape, site=d.span))
 
     def s_VarDecl(self, d):
         t = d.resolved
+        if d.mode is None and isinstance(t, ArrayType):
+            self.local_array(d, t)
+            return
         if d.mode is not None or not scalar(t):
             raise L.NotLowered(d.span, "a declaration of %s" % t)
         if d.is_const:
@@ -216,16 +284,18 @@ class Lowerer:
 
     def s_If(self, s):
         c = self.expr(s.cond)
-        then = self.block(lambda: self.stmts(s.then.stmts))
+        then = self.block(lambda: self.s_Block(s.then))
         if s.other is None:
             other = L.Block()
         elif isinstance(s.other, A.If):
             other = self.block(lambda: self.s_If(s.other))
         else:
-            other = self.block(lambda: self.stmts(s.other.stmts))
+            other = self.block(lambda: self.s_Block(s.other))
         self.emit(L.If(c, then, other))
 
     def loop_body(self, s, op, fill):
+        op.frame_reset = frame_use(s.body)
+        op.frame_charged = not self.stepped and frame_charges(s.body)
         self.loops.append((s.label, op))
         try:
             return self.block(fill)
@@ -235,12 +305,12 @@ class Lowerer:
     def s_While(self, s):
         op = L.Loop(L.Block(), None, L.Block(), L.Block(), label=s.label, site=s.span)
         op.head = self.block(lambda: setattr(op, "cond", self.expr(s.cond)))
-        op.body = self.loop_body(s, op, lambda: self.stmts(s.body.stmts))
+        op.body = self.loop_body(s, op, lambda: self.s_Block(s.body))
         self.emit(op)
 
     def s_DoWhile(self, s):
         op = L.Loop(L.Block(), None, L.Block(), L.Block(), label=s.label, site=s.span, cond_after=True)
-        op.body = self.loop_body(s, op, lambda: self.stmts(s.body.stmts))
+        op.body = self.loop_body(s, op, lambda: self.s_Block(s.body))
         op.head = self.block(lambda: setattr(op, "cond", self.expr(s.cond)))
         self.emit(op)
 
@@ -249,7 +319,7 @@ class Lowerer:
             self.stmts([s.init])
         op = L.Loop(L.Block(), None, L.Block(), L.Block(), label=s.label, site=s.span)
         op.head = self.block(lambda: setattr(op, "cond", self.expr(s.cond)))
-        op.body = self.loop_body(s, op, lambda: self.stmts(s.body.stmts))
+        op.body = self.loop_body(s, op, lambda: self.s_Block(s.body))
         if s.update is not None:
             op.latch = self.block(lambda: self.stmts([s.update]))
         self.emit(op)
@@ -263,7 +333,7 @@ class Lowerer:
         iv = self.var(s.var or "_", I64, "iv")
         self.vars[id(s.sym)] = iv
         op = L.ForRange(iv, lo, hi, int(stride), bool(s.inclusive), L.Block(), label=s.label, site=s.span)
-        op.body = self.loop_body(s, op, lambda: self.stmts(s.body.stmts))
+        op.body = self.loop_body(s, op, lambda: self.s_Block(s.body))
         self.emit(op)
 
     def snapshot(self, v):
@@ -293,7 +363,7 @@ class Lowerer:
                 self.emit(L.Load(t, ref))
                 self.emit(L.Let(x, t))
                 self.vars[id(s.xsym)] = x
-            self.stmts(s.body.stmts)
+            self.s_Block(s.body)
         if s.index is not None:
             raise L.NotLowered(s.span, "for-in with an index")    # lower[0] + k: not yet
         op.body = self.loop_body(s, op, body)

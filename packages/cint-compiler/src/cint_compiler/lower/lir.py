@@ -238,6 +238,23 @@ class Extent(Op):
 
 
 @dataclass(eq=False)
+class LocalArray(Op):
+    """A local array: `arr` (kind local) of the extents `shape`, zero-filled, in the frame arena: E_SHAPE
+    decl.shape for a negative extent, then (in a function, not in a work item) the frame arena's charge
+    (SPEC-04P.1 LS-110, E_BOUNDS arena.alloc), then the storage.  For a constant array (arr of kind const)
+    only the charge: its elements are data of the program."""
+    arr: "Arr"
+    shape: List[Val]
+
+
+@dataclass(eq=False)
+class Scope(Op):
+    """A source block that declares local arrays the frame arena charges: the charge is given back when the
+    block ends normally (a jump out gives it back where it lands: the loop or the function)."""
+    body: "Block"
+
+
+@dataclass(eq=False)
 class Load(Op):
     dst: Temp
     ref: ElemRef
@@ -313,6 +330,8 @@ class ForRange(Op):
     inclusive: bool
     body: Block
     label: Optional[str] = None
+    frame_reset: bool = False   # an iteration may take frame-arena storage: given back at the next one
+    frame_charged: bool = False  # an iteration declares charged local arrays: their charge given back
 
 
 @dataclass(eq=False)
@@ -326,6 +345,8 @@ class Loop(Op):
     latch: Block
     label: Optional[str] = None
     cond_after: bool = False
+    frame_reset: bool = False
+    frame_charged: bool = False
 
 
 @dataclass(eq=False)
@@ -350,6 +371,7 @@ class ItemLoop:
     over: List[Var]
     extents: List[Var]          # the size symbols of the over clause, in order
     body: Block
+    frame_reset: bool = False   # an item may take frame-arena storage: given back after each item
 
 
 @dataclass(eq=False)
@@ -364,6 +386,7 @@ class Function:
     body: Optional[Block] = None        # a function's body
     items: Optional[ItemLoop] = None    # a kernel's work items
     consts: List[Arr] = field(default_factory=list)     # constant arrays it reads
+    frame_charged: bool = False     # declares local arrays the frame arena charges (given back at return)
     globals: List[object] = field(default_factory=list)  # the module variables it reads or writes (Var, Arr)
     ntemps: int = 0
     nrefs: int = 0
@@ -397,6 +420,8 @@ def sub_blocks(op) -> List[Block]:
         return [op.body]
     if isinstance(op, Loop):
         return [op.head, op.body, op.latch]
+    if isinstance(op, Scope):
+        return [op.body]
     return []
 
 
@@ -438,6 +463,13 @@ def format_op(op, out: List[str], ind: str):
         marks = "rel" if op.rel else "".join("!" if p else "?" for p in (op.proven or [False] * len(op.idx)))
         out.append("%s%s = %s %s[%s] %s%s" % (ind, op.ref, op.opid, op.arr, ", ".join(map(_v, op.idx)), marks,
                                                _site(op)))
+    elif isinstance(op, LocalArray):
+        out.append("%slocal %s %s[%s]%s" % (ind, op.arr.ty.elem.name() if hasattr(op.arr.ty.elem, "name") else "",
+                                             op.arr, ", ".join(map(_v, op.shape)), _site(op)))
+    elif isinstance(op, Scope):
+        out.append("%sscope {" % ind)
+        format_block(op.body, out, ind + "  ")
+        out.append("%s}" % ind)
     elif isinstance(op, Extent):
         out.append("%s%s = extent %s %d" % (ind, op.dst, op.arr, op.dim))
     elif isinstance(op, Load):

@@ -9,7 +9,7 @@ class VerifyError(AssertionError):
     """A broken rule, with the pass after which it was found."""
 
 
-OPS = (L.Let, L.Arith, L.Neg, L.Cmp, L.Bitwise, L.MinMax, L.Conv, L.Elem, L.Extent, L.Load, L.Store, L.Steps,
+OPS = (L.LocalArray, L.Scope, L.Let, L.Arith, L.Neg, L.Cmp, L.Bitwise, L.MinMax, L.Conv, L.Elem, L.Extent, L.Load, L.Store, L.Steps,
        L.Charge, L.Call, L.Reduce, L.If, L.ForRange, L.Loop, L.Break, L.Continue, L.Return)
 
 
@@ -108,6 +108,14 @@ def verify(fn: L.Function, after: str):
                 use(op, op.src)
         elif isinstance(op, L.Extent):
             define(op, op.dst)
+        elif isinstance(op, L.LocalArray):
+            if len(op.shape) != op.arr.rank or op.arr.kind not in ("local", "const") or op.site is None:
+                bad(op, "a local array with %d extents for rank %d, or of kind %s" % (len(op.shape), op.arr.rank,
+                                                                                     op.arr.kind))
+            for x in op.shape:
+                use(op, x)
+        elif isinstance(op, L.Scope):
+            block(op.body, loops)
         elif isinstance(op, L.Call):
             for a, p in zip(op.args, op.callee.params):
                 if isinstance(a, L.Arr):

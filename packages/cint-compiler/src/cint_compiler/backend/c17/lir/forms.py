@@ -107,9 +107,13 @@ def function_c(em, fn: L.Function, mode: str):
         w("int64_t fu = F->used;")
         w("const int64_t fl CINTG_UNUSED = F->limit;")
         fw.array_prologue()
+        if fn.frame_charged and mode == "func":
+            w("const int64_t fe_fn = cint_gen_frame_charged(ctx);")
         fw.locals_decl(fn.body)
         fw.block(fn.body)
         w("F->used = fu;")
+        if fn.frame_charged and mode == "func":
+            w("cint_gen_frame_release(ctx, fe_fn);")
         if mode == "kvar":
             w("*stepp = step;")
         w("return 0;")
@@ -253,11 +257,15 @@ def kernel_c(em, fn: L.Function):
         out.append("}")
     out.append("{")
     out.append("    int64_t wi_ = 0;")
+    if items.frame_reset:   # the frame-arena storage an item took (its private arrays, its callees') goes back
+        out.append("    const size_t fmk_ = cint_gen_frame_mark(ctx);")
     ind = "    "
     for v, e in zip(items.over, ext):
         out.append("%sfor (int64_t o_%s = 0; o_%s < %s; o_%s++) {" % (ind, v.name, v.name, e, v.name))
         ind += "    "
     out.append("%sif (kb_%s(%s)) return 1;" % (ind, K, kb_args))
+    if items.frame_reset:
+        out.append("%scint_gen_frame_reset(ctx, fmk_);" % ind)
     out.append("%swi_++;" % ind)
     for _ in items.over:
         ind = ind[:-4]
@@ -275,7 +283,7 @@ def fast_mode(fn: L.Function):
     body = fn.items.body
     loaded, stored = set(), set()
     for op in L.walk(body):
-        if isinstance(op, (L.Call, L.Charge)):
+        if isinstance(op, (L.Call, L.Charge, L.LocalArray)):
             return None
         if isinstance(op, L.Reduce):
             if not _fast_reduce_ok(op):

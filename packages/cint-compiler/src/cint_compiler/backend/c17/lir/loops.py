@@ -16,6 +16,8 @@ class LoopMixin:
         for lop, entry in reversed(self.loop_stack):
             if lop is op.target:
                 entry["used_end"] = True
+                if self.refund:     # leaving a loop charged whole: its iterations not begun go back
+                    self.w("fu = %s;" % self.refund)
                 self.w("goto %s;" % entry["end"])
                 return
         raise AssertionError("break outside its loop")
@@ -28,6 +30,25 @@ class LoopMixin:
                 return
         raise AssertionError("continue outside its loop")
 
+    def frame_open(self, op):
+        """Before a loop: the frame-arena mark its iterations go back to (their storage) and the charge they
+        give back (their local arrays), as the tree-walking emitter's loops do."""
+        fm = fl = None
+        if op.frame_reset:
+            fm = self.label("fm")
+            self.w("const size_t %s = cint_gen_frame_mark(ctx);" % fm)
+        if op.frame_charged and not self.stepped:
+            fl = self.label("fl")
+            self.w("const int64_t %s = cint_gen_frame_charged(ctx);" % fl)
+        return fm, fl
+
+    def frame_close(self, fr):
+        fm, fl = fr
+        if fl:
+            self.w("cint_gen_frame_release(ctx, %s);" % fl)
+        if fm:
+            self.w("cint_gen_frame_reset(ctx, %s);" % fm)
+
     def o_ForRange(self, op: L.ForRange):
         w = self.w
         st = op.stride
@@ -35,6 +56,7 @@ class LoopMixin:
         n = self.label("r")
         w.open("{")
         w("const int64_t %s_lo = %s, %s_hi = %s;" % (n, lo, n, hi))
+        fr = self.frame_open(op)
         # the range: empty, or tm1 + 1 iterations (tm1 = (last - lo) / |stride|, exactly, in 64-bit unsigned)
         if st > 0:
             last = "%s_hi" % n if op.inclusive else "(%s_hi - 1)" % n
@@ -54,7 +76,7 @@ class LoopMixin:
         if klo is not None and khi is not None:
             trip = _trip(klo, khi, st, op.inclusive)
         if self.mode == "fast":
-            if self.flag:       # charged by the block: a constant trip, unrolled
+            if self.flag:       # charged by the block: a constant trip, unrolled (no jump, no frame use)
                 for it in range(trip):
                     w.open("{")
                     w("const int64_t %s CINTG_UNUSED = %s;" % (ivn, i64(klo + it * st)))
@@ -66,40 +88,53 @@ class LoopMixin:
                 self.known.pop(id(op.iv), None)
             else:
                 w("if ((uint64_t)(fl - fu) <= %s_tm1) return 1;" % n)
+                w("const int64_t %s_fb = fu;" % n)
                 w("fu += (int64_t)%s_tm1 + 1;" % n)
                 w.open("for (uint64_t it_%s = 0; it_%s <= %s_tm1; it_%s++) {" % (n, n, n, n))
-                self.range_body(op, ivn, step_expr)
+                saved, self.refund = self.refund, "%s_fb + (int64_t)it_%s + 1" % (n, n)
+                entry = self.range_body(op, ivn, step_expr, fr)
+                self.refund = saved
                 w.close("}")
+                self.end_label(entry)
         elif getattr(op, "batch", False):
             w.open("if (%s_tm1 < (uint64_t)(fl - fu)) {" % n)
             w("const int64_t %s_fb = fu;" % n)
             w("fu += (int64_t)%s_tm1 + 1;" % n)
             w("const uint64_t %s_n = %s_tm1 + 1;" % (n, n))
             w.open("for (uint64_t it_%s = 0; it_%s < %s_n; it_%s++) {" % (n, n, n, n))
+            # the iterations that had not begun are given back when the loop is left early (a fault, a
+            # break, a return): the consumed count is then the one of a charge per iteration
             saved, self.refund = self.refund, "%s_fb + (int64_t)it_%s + 1" % (n, n)
-            self.range_body(op, ivn, step_expr)
+            entry = self.range_body(op, ivn, step_expr, fr)
             self.refund = saved
             w.close("}")
+            self.end_label(entry)
             w.close("} else {")
             w.ind += "    "
-            self.range_loop(op, n, ivn, step_expr)
+            self.range_loop(op, n, ivn, step_expr, fr)
             w.close("}")
         else:
-            self.range_loop(op, n, ivn, step_expr)
+            self.range_loop(op, n, ivn, step_expr, fr)
         w.close("}")
+        self.frame_close(fr)
         w.close("}")
 
-    def range_loop(self, op, n, ivn, step_expr):
+    def end_label(self, entry):
+        if entry["used_end"]:
+            self.w("%s:;" % entry["end"])
+
+    def range_loop(self, op, n, ivn, step_expr, fr):
         w = self.w
         w.open("for (uint64_t it_%s = 0;; it_%s++) {" % (n, n))
         self.charge(op.site)
-        entry = self.range_body(op, ivn, step_expr, last_test="if (it_%s == %s_tm1) break;" % (n, n))
+        entry = self.range_body(op, ivn, step_expr, fr, last_test="if (it_%s == %s_tm1) break;" % (n, n))
         w.close("}")
-        if entry["used_end"]:
-            w("%s:;" % entry["end"])
+        self.end_label(entry)
 
-    def range_body(self, op, ivn, step_expr, last_test=None):
+    def range_body(self, op, ivn, step_expr, fr, last_test=None):
         w = self.w
+        if fr[0]:
+            w("cint_gen_frame_reset(ctx, %s);" % fr[0])
         w("const int64_t %s = %s;" % (ivn, step_expr))
         entry = self.jump_labels(op)
         w.open("{")
@@ -108,14 +143,15 @@ class LoopMixin:
         self.loop_stack.pop()
         if entry["used_next"]:
             w("%s:;" % entry["next"])
+        if fr[1]:
+            w("cint_gen_frame_release(ctx, %s);" % fr[1])
         if last_test:
             w(last_test)
-        elif entry["used_end"]:
-            raise AssertionError("break in a loop without its end label")
         return entry
 
     def o_Loop(self, op: L.Loop):
         w = self.w
+        fr = self.frame_open(op)
         entry = self.jump_labels(op)
         w.open("for (;;) {")
         if not op.cond_after:
@@ -126,11 +162,15 @@ class LoopMixin:
             w.close("}")
             # the condition's temporaries stay inside their block: the test above read them
         self.charge(op.site)
+        if fr[0]:
+            w("cint_gen_frame_reset(ctx, %s);" % fr[0])
         w.open("{")
         self.block(op.body)
         w.close("}")
         if entry["used_next"]:
             w("%s:;" % entry["next"])
+        if fr[1]:
+            w("cint_gen_frame_release(ctx, %s);" % fr[1])
         self.block(op.latch)
         if op.cond_after:
             w.open("{")
@@ -140,5 +180,5 @@ class LoopMixin:
             w.close("}")
         w.close("}")
         self.loop_stack.pop()
-        if entry["used_end"]:
-            w("%s:;" % entry["end"])
+        self.end_label(entry)
+        self.frame_close(fr)

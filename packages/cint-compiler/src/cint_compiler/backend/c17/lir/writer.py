@@ -69,10 +69,10 @@ class FnWriter(ArithMixin, LoopMixin):
     # ------------------------------------------------------------------ arrays
 
     def arr_c(self, a: L.Arr) -> str:
-        """A `cint_gen_array *` for a in a fault or runtime call."""
-        if a.kind == "param":
-            return "p_%s" % a.name if self.fn.kind == "function" else "&A[%d]" % a.index
-        return "&g_%s" % a.name
+        """A `cint_gen_array *` for a parameter or a local array in a fault or runtime call."""
+        if a.kind == "local":
+            return "&la_%s" % a.name
+        return "p_%s" % a.name if self.fn.kind == "function" else "&A[%d]" % a.index
 
     def const_decl(self, a: L.Arr) -> str:
         """The static storage of constant array a (once per translation unit)."""
@@ -124,14 +124,14 @@ class FnWriter(ArithMixin, LoopMixin):
             self.const_decl(a)
 
     def extent(self, a: L.Arr, k: int) -> str:
-        if a.kind != "param":
+        if a.kind in ("const", "global"):
             return i64(self.const_shape(a)[k])
         return "n_%s_%d" % (a.name, k)
 
     def address(self, op: L.Elem) -> str:
         a = op.arr
         idx = [self.val(i) for i in op.idx]
-        if a.kind != "param":      # row-major, lower bounds 0
+        if a.kind in ("const", "global"):      # row-major, lower bounds 0
             shape = self.const_shape(a)
             terms = []
             for k, i in enumerate(idx):
@@ -142,7 +142,7 @@ class FnWriter(ArithMixin, LoopMixin):
             return "%s[%s]" % (self.fixed_data(a), " + ".join(terms))
         terms = []
         for k, i in enumerate(idx):
-            rel = i if (self.spec or op.rel) else "(%s - l_%s_%d)" % (i, a.name, k)
+            rel = i if (self.spec or op.rel or a.kind == "local") else "(%s - l_%s_%d)" % (i, a.name, k)
             if self.spec and k == a.rank - 1:
                 terms.append(rel)
             else:
@@ -221,6 +221,42 @@ class FnWriter(ArithMixin, LoopMixin):
         if self.stepped:
             self.w("step += %d;" % op.n)
 
+    def o_LocalArray(self, op: L.LocalArray):
+        """A local array (LS-110): its extents, E_SHAPE decl.shape for a negative one, the frame arena's charge
+        (in a function), then zero-filled storage; a constant array only charges."""
+        w, a = self.w, op.arr
+        shp = "sh_%s" % a.name if a.kind == "local" else self.label("shc")
+        w("const int64_t %s[4] = {%s};" % (shp, ", ".join([self.val(x) for x in op.shape] +
+                                                          ["0"] * (4 - len(op.shape)))))
+        at = self.at(op.site)
+        if a.kind == "local":
+            for k, x in enumerate(op.shape):
+                if self.const_of(x) is None:
+                    self.fault("%s[%d] < 0" % (shp, k), "cint_gen_decl_shape_fault(ctx, %s, %du, %s[%d])" % (
+                        at, k, shp, k))
+        self.before_call()
+        if not self.stepped:
+            w("if (cint_gen_frame_charge(ctx, %s, %du, %s)) goto fail;" % (at, a.rank, shp))
+        if a.kind != "local":
+            return
+        w("cint_gen_array la_%s;" % a.name)
+        w("memset(&la_%s, 0, sizeof la_%s);" % (a.name, a.name))
+        w("if (cint_gen_local_array(ctx, %s, &la_%s, (cint_type){%s}, %du, %s)) goto fail;" % (
+            at, a.name, self.em.type_fields(a.elem), a.rank, shp))
+        w("%s *const d_%s CINTG_UNUSED = (%s *)(void *)la_%s.data;" % (ctype(a.elem), a.name, ctype(a.elem), a.name))
+        for k in range(a.rank):
+            w("const int64_t n_%s_%d CINTG_UNUSED = la_%s.shape[%d];" % (a.name, k, a.name, k))
+            w("const int64_t s_%s_%d CINTG_UNUSED = la_%s.stride[%d];" % (a.name, k, a.name, k))
+
+    def o_Scope(self, op: L.Scope):
+        w = self.w
+        n = self.label("fe")
+        w.open("{")
+        w("const int64_t %s = cint_gen_frame_charged(ctx);" % n)
+        self.block(op.body)
+        w("cint_gen_frame_release(ctx, %s);" % n)
+        w.close("}")
+
     def o_Extent(self, op: L.Extent):
         self.declare(op.dst, self.extent(op.arr, op.dim))
 
@@ -276,7 +312,7 @@ class FnWriter(ArithMixin, LoopMixin):
                     continue
                 cond = "(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (iv, lo, self.extent(a, k)) if lo != "0" else \
                     "(uint64_t)%s >= (uint64_t)%s" % (iv, self.extent(a, k))
-                if a.kind != "param":
+                if a.kind in ("const", "global"):
                     call = "cint_gen_index_fault_of(ctx, %s, (cint_type){%s}, %du, %s, %du, %s)" % (
                         self.at(op.site), self.em.type_fields(a.elem), a.rank, self.extent(a, k), k, iv)
                 else:
@@ -479,7 +515,7 @@ class FnWriter(ArithMixin, LoopMixin):
 
     def data_of(self, a: L.Arr, row) -> str:
         """A pointer to the first element (of row `row` for a rank-2 array), in fast mode."""
-        if a.kind != "param":
+        if a.kind in ("const", "global"):
             base = self.fixed_data(a)
             if row is None:
                 return base
@@ -540,7 +576,7 @@ class FnWriter(ArithMixin, LoopMixin):
     def arr_ptr(self, a: L.Arr) -> str:
         """A `cint_gen_array *` of a for a runtime function: a parameter's own, or a view of a constant or
         module array made here."""
-        if a.kind == "param":
+        if a.kind in ("param", "local"):
             return self.arr_c(a)
         self.labels += 1
         name = "ga%d" % self.labels
@@ -556,11 +592,15 @@ class FnWriter(ArithMixin, LoopMixin):
         w = self.w
         if op.value is not None:
             w("*result = %s;" % self.val(op.value))
+        if self.refund:     # from inside a loop charged whole: its iterations not begun go back
+            w("fu = %s;" % self.refund)
         if self.mode == "fast":
             self.item_end_used = True
             w("goto %s;" % self.item_end)
             return
         w("F->used = fu;")
+        if self.fn.frame_charged and not self.stepped:
+            w("cint_gen_frame_release(ctx, fe_fn);")
         if self.mode == "kvar":
             w("*stepp = step;")
         w("return 0;")
