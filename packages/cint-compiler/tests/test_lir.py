@@ -588,3 +588,43 @@ def test_local_arrays_charge_and_give_back_the_frame_arena_as_the_reference(tmp_
     assert ops(lower_checked(c.program.functions["work"], verify=True), L.LocalArray)
     assert ops(lower_checked(c.program.kernels["smooth"], verify=True), L.LocalArray)
     both(tmp_path, src, fuel=fuel, name="l%d_%d_%s" % (abs(k), len(big), fuel))
+
+
+SWITCH = """
+I64 classify[n](in I64[n] xs) {
+    I64 score = 0;
+    for x in xs {
+        switch (x) {
+            case 0:
+                continue;
+            case 1, 2:
+                score += 10;
+                fallthrough;
+            case 3..=9:
+                score += x;
+            case 10:
+                break;
+            case 11..=20:
+                I64[2] t;
+                t[1] = x;
+                score *= t[1];
+            default:
+                score -= 1;
+        }
+        score += 1000;
+    }
+    return score;
+}
+
+void run() {
+    I64[9] xs = [0, 1, 5, 10, 12, -4, 2, 20, LAST];
+    "{classify(xs)}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("last", ["3", "700", "15"])
+def test_switch_cases_ranges_fallthrough_and_jumps_as_the_reference(tmp_path, last):
+    src = SWITCH.replace("LAST", last)
+    assert ops(lowered(src, "classify"), L.Switch)
+    both(tmp_path, src, name="sw%s" % last)

@@ -371,9 +371,29 @@ class Lowerer:
 
     def target(self, s, loops_only):
         for label, op in reversed(self.loops):
+            if loops_only and isinstance(op, L.Switch):
+                continue
             if s.label is None or label == s.label:
                 return op
         raise L.NotLowered(s.span, "this jump")
+
+    def s_Switch(self, s):
+        if s.key_kind not in ("int", "bool") or not scalar(s.scrutinee.ty):
+            raise L.NotLowered(s.span, "a switch over %s" % s.scrutinee.ty)
+        v = self.snapshot(self.expr(s.scrutinee))
+        table = [(int(k), idx) for k, idx in s.table.items()]
+        op = L.Switch(v, table, [(int(lo), int(hi), idx) for lo, hi, idx in s.ranges], s.default_index, [],
+                      [bool(b.stmts) and isinstance(b.stmts[-1], A.Fallthrough) for b in s.bodies], site=s.span)
+        op.frame_charged = not self.stepped and any(frame_charges(b) for b in s.bodies)
+        self.loops.append((None, op))
+        try:
+            op.bodies = [self.block(lambda b=b: self.s_Block(b)) for b in s.bodies]
+        finally:
+            self.loops.pop()
+        self.emit(op)
+
+    def s_Fallthrough(self, s):
+        pass
 
     def s_Break(self, s):
         self.emit(L.Break(self.target(s, False)))

@@ -350,6 +350,21 @@ class Loop(Op):
 
 
 @dataclass(eq=False)
+class Switch(Op):
+    """`switch` over an integer or Bool value (LS-177 to LS-183): `table` maps single keys and `ranges`
+    (lo, hi) inclusive spans to case numbers, `default` is the number of the default case or None; each case
+    body leaves the switch at its end unless `falls[k]` (it ends in `fallthrough;`).  An unlabelled `break`
+    inside leaves the switch."""
+    value: Val
+    table: List[tuple]
+    ranges: List[tuple]
+    default: Optional[int]
+    bodies: List[Block]
+    falls: List[bool]
+    frame_charged: bool = False
+
+
+@dataclass(eq=False)
 class Break(Op):
     target: object = None       # the loop it leaves
 
@@ -422,6 +437,8 @@ def sub_blocks(op) -> List[Block]:
         return [op.head, op.body, op.latch]
     if isinstance(op, Scope):
         return [op.body]
+    if isinstance(op, Switch):
+        return list(op.bodies)
     return []
 
 
@@ -510,6 +527,14 @@ def format_op(op, out: List[str], ind: str):
         if op.latch.ops:
             out.append("%s  latch:" % ind)
             format_block(op.latch, out, ind + "    ")
+        out.append("%s}" % ind)
+    elif isinstance(op, Switch):
+        out.append("%sswitch %s {" % (ind, op.value))
+        for k, b in enumerate(op.bodies):
+            keys = [str(key) for key, idx in op.table if idx == k]
+            keys += ["%d..=%d" % (lo, hi) for lo, hi, idx in op.ranges if idx == k]
+            out.append("%s  case %s:%s" % (ind, ", ".join(keys) or "default", " (falls through)" if op.falls[k] else ""))
+            format_block(b, out, ind + "    ")
         out.append("%s}" % ind)
     elif isinstance(op, Break):
         out.append("%sbreak" % ind)

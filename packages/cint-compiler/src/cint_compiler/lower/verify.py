@@ -9,7 +9,7 @@ class VerifyError(AssertionError):
     """A broken rule, with the pass after which it was found."""
 
 
-OPS = (L.LocalArray, L.Scope, L.Let, L.Arith, L.Neg, L.Cmp, L.Bitwise, L.MinMax, L.Conv, L.Elem, L.Extent, L.Load, L.Store, L.Steps,
+OPS = (L.Switch, L.LocalArray, L.Scope, L.Let, L.Arith, L.Neg, L.Cmp, L.Bitwise, L.MinMax, L.Conv, L.Elem, L.Extent, L.Load, L.Store, L.Steps,
        L.Charge, L.Call, L.Reduce, L.If, L.ForRange, L.Loop, L.Break, L.Continue, L.Return)
 
 
@@ -116,6 +116,12 @@ def verify(fn: L.Function, after: str):
                 use(op, x)
         elif isinstance(op, L.Scope):
             block(op.body, loops)
+        elif isinstance(op, L.Switch):
+            use(op, op.value)
+            if len(op.falls) != len(op.bodies):
+                bad(op, "a fallthrough mark per case expected")
+            for b in op.bodies:
+                block(b, loops + [op])
         elif isinstance(op, L.Call):
             for a, p in zip(op.args, op.callee.params):
                 if isinstance(a, L.Arr):
@@ -156,6 +162,8 @@ def verify(fn: L.Function, after: str):
         elif isinstance(op, (L.Break, L.Continue)):
             if not any(op.target is lp for lp in loops):
                 bad(op, "a jump to a loop it is not inside")
+            if isinstance(op, L.Continue) and isinstance(op.target, L.Switch):
+                bad(op, "continue to a switch")
         elif isinstance(op, L.Return):
             if op.value is not None:
                 use(op, op.value)

@@ -2,7 +2,8 @@
 budget covers it, unrolled in flag blocks) and general loops, with their fuel charges and jumps."""
 from __future__ import annotations
 
-from cint_compiler.backend.c17.lir.common import _trip, i64
+from cint_compiler.backend.c17.lir.common import _trip, i64, lit
+from cint_compiler.semantics.types import BOOL
 from cint_compiler.lower import lir as L
 
 
@@ -16,7 +17,8 @@ class LoopMixin:
         for lop, entry in reversed(self.loop_stack):
             if lop is op.target:
                 entry["used_end"] = True
-                if self.refund:     # leaving a loop charged whole: its iterations not begun go back
+                if self.refund and self.leaves_refund_loop(op.target):
+                    # leaving a loop charged whole: its iterations not begun go back
                     self.w("fu = %s;" % self.refund)
                 self.w("goto %s;" % entry["end"])
                 return
@@ -29,6 +31,11 @@ class LoopMixin:
                 self.w("goto %s;" % entry["next"])
                 return
         raise AssertionError("continue outside its loop")
+
+    def leaves_refund_loop(self, target) -> bool:
+        """A break to target leaves the loop charged whole (it is that loop or one around it)."""
+        ops = [lop for lop, _ in self.loop_stack]
+        return self.refund_loop in ops and ops.index(target) <= ops.index(self.refund_loop)
 
     def frame_open(self, op):
         """Before a loop: the frame-arena mark its iterations go back to (their storage) and the charge they
@@ -91,9 +98,10 @@ class LoopMixin:
                 w("const int64_t %s_fb = fu;" % n)
                 w("fu += (int64_t)%s_tm1 + 1;" % n)
                 w.open("for (uint64_t it_%s = 0; it_%s <= %s_tm1; it_%s++) {" % (n, n, n, n))
-                saved, self.refund = self.refund, "%s_fb + (int64_t)it_%s + 1" % (n, n)
+                saved = self.refund, self.refund_loop
+                self.refund, self.refund_loop = "%s_fb + (int64_t)it_%s + 1" % (n, n), op
                 entry = self.range_body(op, ivn, step_expr, fr)
-                self.refund = saved
+                self.refund, self.refund_loop = saved
                 w.close("}")
                 self.end_label(entry)
         elif getattr(op, "batch", False):
@@ -104,9 +112,10 @@ class LoopMixin:
             w.open("for (uint64_t it_%s = 0; it_%s < %s_n; it_%s++) {" % (n, n, n, n))
             # the iterations that had not begun are given back when the loop is left early (a fault, a
             # break, a return): the consumed count is then the one of a charge per iteration
-            saved, self.refund = self.refund, "%s_fb + (int64_t)it_%s + 1" % (n, n)
+            saved = self.refund, self.refund_loop
+            self.refund, self.refund_loop = "%s_fb + (int64_t)it_%s + 1" % (n, n), op
             entry = self.range_body(op, ivn, step_expr, fr)
-            self.refund = saved
+            self.refund, self.refund_loop = saved
             w.close("}")
             self.end_label(entry)
             w.close("} else {")
@@ -118,6 +127,51 @@ class LoopMixin:
         w.close("}")
         self.frame_close(fr)
         w.close("}")
+
+    def o_Switch(self, op: L.Switch):
+        """The case number from the value (a C switch over the single keys, then the ranges, then the
+        default), then the bodies as a C switch whose cases leave unless they fall through."""
+        w = self.w
+        n = self.label("W")
+        v = self.val(op.value)
+        t = op.value.ty
+        w("int %s_k = -1;" % n)
+        if op.table:
+            w.open("switch (%s) {" % v)
+            for key, idx in op.table:
+                w("case %s: %s_k = %d; break;" % (lit(t, key), n, idx))
+            w("default: break;")
+            w.close("}")
+        for lo, hi, idx in op.ranges:
+            conds = ["%s_k < 0" % n]
+            if t == BOOL or lo > t.min:
+                conds.append("%s >= %s" % (v, lit(t, lo)))
+            if t == BOOL or hi < t.max:
+                conds.append("%s <= %s" % (v, lit(t, hi)))
+            w("if (%s) %s_k = %d;" % (" && ".join(conds), n, idx))
+        if op.default is not None:
+            w("if (%s_k < 0) %s_k = %d;" % (n, n, op.default))
+        fs = None
+        if op.frame_charged and not self.stepped:
+            fs = self.label("fs")
+            w("const int64_t %s = cint_gen_frame_charged(ctx);" % fs)
+        entry = self.jump_labels(op)
+        entry["used_end"] = True
+        w.open("switch (%s_k) {" % n)
+        for idx, body in enumerate(op.bodies):
+            w.open("case %d: {" % idx)
+            self.block(body)
+            w.close("}")
+            if op.falls[idx]:
+                w("/* fallthrough */")
+            else:
+                w("goto %s;" % entry["end"])
+        w("default: break;")
+        w.close("}")
+        self.loop_stack.pop()
+        w("%s:;" % entry["end"])
+        if fs:
+            w("cint_gen_frame_release(ctx, %s);" % fs)
 
     def end_label(self, entry):
         if entry["used_end"]:

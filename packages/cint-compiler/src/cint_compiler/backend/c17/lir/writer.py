@@ -22,6 +22,7 @@ class FnWriter(ArithMixin, LoopMixin):
         self.w = Lines()
         self.labels = 0
         self.refund: Optional[str] = None   # inside a batched loop: the fuel count at the current iteration
+        self.refund_loop = None             # that loop
         self.names: Dict[int, str] = {}     # id(Var) -> C name
         self.known: Dict[int, int] = {}     # id(Temp or Var) -> constant value (unrolled fast loops)
         self.flag = False                   # fast mode: overflow accumulates into `ovf`, no branch
