@@ -200,6 +200,9 @@ class Lowerer:
         if d.mode is None and isinstance(t, ArrayType):
             self.local_array(d, t)
             return
+        if d.mode is not None and isinstance(t, ArrayType) and scalar(t.elem) and d.init is not None:
+            self.arrs[id(d.sym)] = self.array(d.init)      # a view variable: the view itself (LS-106)
+            return
         if d.mode is not None or not scalar(t):
             raise L.NotLowered(d.span, "a declaration of %s" % t)
         if d.is_const:
@@ -519,9 +522,14 @@ class Lowerer:
         return r
 
     def array(self, e) -> L.Arr:
-        """The array a name denotes: a parameter or a constant array."""
+        """The array an expression denotes: a parameter, a constant, module or local array, a view variable,
+        or a view formed here (a slice or a partial index)."""
         if isinstance(e, A.Paren):
             return self.array(e.inner)
+        if isinstance(e, A.Index) and getattr(e, "ckind", None) is None and getattr(e, "subword", None) is None \
+                and isinstance(e.base.ty, ArrayType) and (getattr(e, "view", False) or len(e.items) < e.base.ty.rank
+                                                          or any(isinstance(i, A.SliceItem) for i in e.items)):
+            return self.view(e)
         if isinstance(e, A.Name):
             sym = e.ref
             a = self.arrs.get(id(sym))
@@ -542,6 +550,26 @@ class Lowerer:
                     self.consts[id(sym.value)] = a
                 return a
         raise L.NotLowered(e.span, "this array")
+
+    def view(self, e) -> L.Arr:
+        """A slice or partial index: the base, then every index and bound left to right, then the view's step
+        (the tree-walking emitter's `view`)."""
+        base = self.array(e.base)
+        items = []
+        for it in e.items:
+            if isinstance(it, A.SliceItem):
+                lo = None if it.lo is None else self.snapshot(self.expr(it.lo))
+                hi = None if it.hi is None else self.snapshot(self.expr(it.hi))
+                step = it.step.cval if it.step is not None else 1
+                items.append(("slice", lo, hi, int(step), bool(it.inclusive)))
+            else:
+                items.append(("index", self.snapshot(self.expr(it))))
+        if not isinstance(e.ty, ArrayType):
+            raise L.NotLowered(e.span, "a view of type %s" % e.ty)
+        self.nvars += 1
+        arr = L.Arr("v%d" % self.nvars, e.ty, "view")
+        self.emit(L.View(arr, base, items, site=e.span, step=True))
+        return arr
 
     def ref(self, arr) -> L.ElemRef:
         self.nrefs += 1

@@ -248,6 +248,16 @@ class LocalArray(Op):
 
 
 @dataclass(eq=False)
+class View(Op):
+    """arr (kind view) = base[items]: a slice or partial index (SPEC-04P.1 LS-65, LS-161): one counted step,
+    the dimensions checked in order (E_BOUNDS index.checked / slice.checked), no copy.  Each item is
+    ("index", i) or ("slice", lo or None, hi or None, step, inclusive)."""
+    arr: "Arr"
+    base: "Arr"
+    items: List[tuple]
+
+
+@dataclass(eq=False)
 class Scope(Op):
     """A source block that declares local arrays the frame arena charges: the charge is given back when the
     block ends normally (a jump out gives it back where it lands: the loop or the function)."""
@@ -480,6 +490,15 @@ def format_op(op, out: List[str], ind: str):
         marks = "rel" if op.rel else "".join("!" if p else "?" for p in (op.proven or [False] * len(op.idx)))
         out.append("%s%s = %s %s[%s] %s%s" % (ind, op.ref, op.opid, op.arr, ", ".join(map(_v, op.idx)), marks,
                                                _site(op)))
+    elif isinstance(op, View):
+        its = []
+        for it in op.items:
+            if it[0] == "index":
+                its.append(str(it[1]))
+            else:
+                its.append("%s..%s%s%s" % ("" if it[1] is None else it[1], "=" if it[4] else "",
+                                            "" if it[2] is None else it[2], "" if it[3] == 1 else " by %d" % it[3]))
+        out.append("%s%s = view %s[%s]%s" % (ind, op.arr, op.base, ", ".join(its), _site(op)))
     elif isinstance(op, LocalArray):
         out.append("%slocal %s %s[%s]%s" % (ind, op.arr.ty.elem.name() if hasattr(op.arr.ty.elem, "name") else "",
                                              op.arr, ", ".join(map(_v, op.shape)), _site(op)))

@@ -283,7 +283,7 @@ def fast_mode(fn: L.Function):
     body = fn.items.body
     loaded, stored = set(), set()
     for op in L.walk(body):
-        if isinstance(op, (L.Call, L.Charge, L.LocalArray)):
+        if isinstance(op, (L.Call, L.Charge, L.LocalArray, L.View)):
             return None
         if isinstance(op, L.Reduce):
             if not _fast_reduce_ok(op):

@@ -28,14 +28,21 @@ class LoopMixin:
         for lop, entry in reversed(self.loop_stack):
             if lop is op.target:
                 entry["used_next"] = True
+                if self.refund and self.leaves_refund_loop(op.target, strictly=True):
+                    # to a loop around the one charged whole: that one's iterations not begun go back
+                    self.w("fu = %s;" % self.refund)
                 self.w("goto %s;" % entry["next"])
                 return
         raise AssertionError("continue outside its loop")
 
-    def leaves_refund_loop(self, target) -> bool:
-        """A break to target leaves the loop charged whole (it is that loop or one around it)."""
+    def leaves_refund_loop(self, target, strictly=False) -> bool:
+        """A jump to target leaves the loop charged whole: a break to that loop or one around it, a continue
+        (strictly) to a loop around it."""
         ops = [lop for lop, _ in self.loop_stack]
-        return self.refund_loop in ops and ops.index(target) <= ops.index(self.refund_loop)
+        if self.refund_loop not in ops:
+            return False
+        t, r = ops.index(target), ops.index(self.refund_loop)
+        return t < r if strictly else t <= r
 
     def frame_open(self, op):
         """Before a loop: the frame-arena mark its iterations go back to (their storage) and the charge they

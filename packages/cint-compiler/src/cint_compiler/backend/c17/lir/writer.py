@@ -70,9 +70,11 @@ class FnWriter(ArithMixin, LoopMixin):
     # ------------------------------------------------------------------ arrays
 
     def arr_c(self, a: L.Arr) -> str:
-        """A `cint_gen_array *` for a parameter or a local array in a fault or runtime call."""
+        """A `cint_gen_array *` for a parameter, a local array or a view in a fault or runtime call."""
         if a.kind == "local":
             return "&la_%s" % a.name
+        if a.kind == "view":
+            return "&vw_%s" % a.name
         return "p_%s" % a.name if self.fn.kind == "function" else "&A[%d]" % a.index
 
     def const_decl(self, a: L.Arr) -> str:
@@ -129,6 +131,11 @@ class FnWriter(ArithMixin, LoopMixin):
             return i64(self.const_shape(a)[k])
         return "n_%s_%d" % (a.name, k)
 
+    def lower0(self, a: L.Arr) -> bool:
+        """Every lower bound of a is 0 here: a local, constant or module array, or a parameter in the body
+        that runs when the parameters' lower bounds are 0 (a view keeps the lower bounds of its base)."""
+        return a.kind in ("local", "const", "global") or (a.kind == "param" and self.spec)
+
     def address(self, op: L.Elem) -> str:
         a = op.arr
         idx = [self.val(i) for i in op.idx]
@@ -143,8 +150,8 @@ class FnWriter(ArithMixin, LoopMixin):
             return "%s[%s]" % (self.fixed_data(a), " + ".join(terms))
         terms = []
         for k, i in enumerate(idx):
-            rel = i if (self.spec or op.rel or a.kind == "local") else "(%s - l_%s_%d)" % (i, a.name, k)
-            if self.spec and k == a.rank - 1:
+            rel = i if (self.lower0(a) or op.rel) else "(%s - l_%s_%d)" % (i, a.name, k)
+            if self.spec and a.kind == "param" and k == a.rank - 1:
                 terms.append(rel)
             else:
                 terms.append("%s * s_%s_%d" % (rel, a.name, k))
@@ -249,6 +256,30 @@ class FnWriter(ArithMixin, LoopMixin):
             w("const int64_t n_%s_%d CINTG_UNUSED = la_%s.shape[%d];" % (a.name, k, a.name, k))
             w("const int64_t s_%s_%d CINTG_UNUSED = la_%s.stride[%d];" % (a.name, k, a.name, k))
 
+    def o_View(self, op: L.View):
+        """A slice or partial index by the runtime's view builder: its checks in order, one counted step."""
+        w, a, base = self.w, op.arr, op.base
+        items = []
+        for it in op.items:
+            if it[0] == "index":
+                items.append("{0, 1, 0, 0, %s, 0, 1}" % self.val(it[1]))
+            else:
+                _, lo, hi, step, incl = it
+                items.append("{1, %d, %d, %d, %s, %s, INT64_C(%d)}" % (
+                    lo is not None, hi is not None, 1 if incl else 0, "0" if lo is None else self.val(lo),
+                    "0" if hi is None else self.val(hi), step))
+        tok = base.elem.token
+        w("cint_gen_array vw_%s;" % a.name)
+        self.before_call()
+        w("{ const cintg_item it_[%d] = {%s};" % (len(items), ", ".join(items)))
+        w("  if (cintg_view(ctx, %s, \"index.checked.%s\", \"slice.checked.%s\", %s, %du, it_, &vw_%s)) goto fail; }"
+          % (self.at(op.site), tok, tok, self.arr_ptr(base), len(items), a.name))
+        w("%s *const d_%s CINTG_UNUSED = (%s *)(void *)vw_%s.data;" % (ctype(a.elem), a.name, ctype(a.elem), a.name))
+        for k in range(a.rank):
+            for f, x in (("n", "shape"), ("s", "stride"), ("l", "lower")):
+                w("const int64_t %s_%s_%d CINTG_UNUSED = vw_%s.%s[%d];" % (f, a.name, k, a.name, x, k))
+        self.count(op)
+
     def o_Scope(self, op: L.Scope):
         w = self.w
         n = self.label("fe")
@@ -304,10 +335,10 @@ class FnWriter(ArithMixin, LoopMixin):
         a = op.arr
         if not op.rel:
             for k, i in enumerate(op.idx):
-                if self.spec and op.proven and op.proven[k]:
+                if self.lower0(a) and op.proven and op.proven[k]:
                     continue
                 iv = self.val(i)
-                lo = "0" if (self.spec or a.kind != "param") else "l_%s_%d" % (a.name, k)
+                lo = "0" if self.lower0(a) else "l_%s_%d" % (a.name, k)
                 ki = self.const_of(i)
                 if ki is not None and a.kind == "const" and 0 <= ki < self.const_shape(a)[k]:
                     continue
@@ -577,7 +608,7 @@ class FnWriter(ArithMixin, LoopMixin):
     def arr_ptr(self, a: L.Arr) -> str:
         """A `cint_gen_array *` of a for a runtime function: a parameter's own, or a view of a constant or
         module array made here."""
-        if a.kind in ("param", "local"):
+        if a.kind in ("param", "local", "view"):
             return self.arr_c(a)
         self.labels += 1
         name = "ga%d" % self.labels
