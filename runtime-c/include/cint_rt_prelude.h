@@ -2,7 +2,7 @@
  * (backend/c17/emit.py, executor cpu-c17), after cint_rt_ops.h: wrapping conversions, the named
  * integer operations (abs, the division family, muldiv and div_round, isqrt, rotations), exact
  * 128-bit arithmetic, fixed point, views and slices, whole-array operations (copy, fill, equal,
- * swap), the alias tests of calls, Str comparison and printing.
+ * swap), the alias tests of calls, Str comparison and printing, kernel reductions.
  *
  * Internal to generated code, like cint_rt_gen.h; host programs never include it. Names are
  * cintg_* and CINTG_*. What is inline here is the operation itself and its test, so that the C
@@ -38,6 +38,13 @@ typedef struct cintg_item {
     int slice, has_lo, has_hi, inclusive;
     int64_t lo, hi, step;
 } cintg_item;
+
+/* A kernel reduction's accumulator (docs/language.md decision 23): the number of contributions and the
+   exact value. */
+typedef struct cintg_racc {
+    int64_t n;
+    cintg_i128 v;
+} cintg_racc;
 
 /* --- fault records (src/prelude.c) ------------------------------------------------------------------ */
 
@@ -116,6 +123,15 @@ int cintg_detach(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *a);
    views of one array that overlap and are not the same view (the same view: no effect) (IM-187). */
 int cintg_copy(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *dst, const cint_gen_array *src,
                size_t esize);
+
+/* Kernel reductions: the epilogue check of one reduction (kind 0 sum, 1 fold_checked, 2 sum_wrap, 3 sum_sat,
+   4 min, 5 max, 6 count; lo..hi the range of the target type ttag); the value's bits (two's complement,
+   modulo 2^64) into *out. */
+int cintg_reduce_end(cint_ctx *ctx, const cint_gen_at *at, const cintg_racc *r, int kind, uint32_t ttag,
+                     cintg_i128 lo, cintg_i128 hi, const char *op, uint64_t *out);
+/* The E_OVERFLOW record of a reduction: n operands, the exact value v and the bound of ttag it crosses. */
+int cintg_rfault(cint_ctx *ctx, const cint_gen_at *at, const char *op, const cint_tvalue *ops, uint16_t n,
+                 cintg_i128 v, uint32_t ttag, cintg_i128 lo, cintg_i128 hi);
 
 /* --- wrapping conversions --------------------------------------------------------------------------- */
 
@@ -517,6 +533,35 @@ static inline int64_t cintg_size(const cint_gen_array *a)
 static inline int cintg_utf8_valid(const cint_gen_array *a)
 {
     return cint_gen_utf8_valid(a->data, a->shape[0], a->stride[0]);
+}
+
+/* --- kernel reductions (docs/language.md decision 23) ----------------------------------------------- */
+
+/* One contribution x; kind 0 sum, 1 fold_checked, 2 sum_wrap, 3 sum_sat, 4 min, 5 max, 6 count; lo..hi is
+   the range of the target type. Fewer than 2^63 contributions below 2^64 in magnitude: no 128-bit overflow. */
+static inline int cintg_reduce_add(cint_ctx *ctx, const cint_gen_at *at, cintg_racc *r, int kind, cintg_i128 x,
+                                   uint32_t ttag, cintg_i128 lo, cintg_i128 hi, const char *op)
+{
+    cintg_i128 t = r->v + x;
+    switch (kind) {
+    case 1:
+        if (t < lo || t > hi) {
+            cint_tvalue ops[3];
+            cint_tv_i64(&ops[0], r->n);
+            cint_tv_int(&ops[1], ttag, (uint64_t)r->v);
+            cint_tv_int(&ops[2], ttag, (uint64_t)x);
+            return cintg_rfault(ctx, at, op, ops, 3u, t, ttag, lo, hi);
+        }
+        r->v = t;
+        break;
+    case 3: r->v = t < lo ? lo : t > hi ? hi : t; break;
+    case 4: if (r->n == 0 || x < r->v) r->v = x; break;
+    case 5: if (r->n == 0 || x > r->v) r->v = x; break;
+    case 6: r->v += x != 0; break;
+    default: r->v = t; break;
+    }
+    r->n++;
+    return 0;
 }
 
 #endif /* CINT_RT_PRELUDE_H */

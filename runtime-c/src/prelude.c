@@ -1,9 +1,9 @@
 /* prelude.c: the out-of-line helpers of generated code declared in cint_rt_prelude.h (the C17 emitter's
    prelude): the fault records of the named operations, fixed point, enums, clamp, calls and views;
    printing of fixed-point and Str values; views and slices, local arrays, the alias relations of
-   views (LS-70, LS-121), fill, equal, swap and whole-array copies (IM-187). Each builds exactly the
-   record the reference interpreter (cint_compiler.interp) raises; tests/test_prelude.c compares
-   them with cint_abi's encoder. */
+   views (LS-70, LS-121), fill, equal, swap and whole-array copies (IM-187); the records of kernel
+   reductions. Each builds exactly the record the reference interpreter (cint_compiler.interp)
+   raises; tests/test_prelude.c compares them with cint_abi's encoder. */
 #include "cint_rt_prelude.h"
 
 /* --- fault records ---------------------------------------------------------------------------------- */
@@ -402,5 +402,36 @@ int cintg_copy(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *dst, const 
             idx[d] = 0;
         }
     }
+    return 0;
+}
+
+/* --- kernel reductions (docs/language.md decision 23) ----------------------------------------------- */
+
+int cintg_rfault(cint_ctx *ctx, const cint_gen_at *at, const char *op, const cint_tvalue *ops, uint16_t n,
+                 cintg_i128 v, uint32_t ttag, cintg_i128 lo, cintg_i128 hi)
+{
+    uint8_t ex[16];
+    cint_tvalue lim;
+    for (int k = 0; k < 16; k++) ex[k] = (uint8_t)((cintg_u128)v >> (8 * k));
+    cint_tv_int(&lim, ttag, (uint64_t)(v > hi ? hi : lo));
+    const cint_gen_fault f = {CINT_E_OVERFLOW, n, 16u, op, ops, ex, &lim};
+    return cint_gen_raise(ctx, at, &f);
+}
+
+int cintg_reduce_end(cint_ctx *ctx, const cint_gen_at *at, const cintg_racc *r, int kind, uint32_t ttag,
+                     cintg_i128 lo, cintg_i128 hi, const char *op, uint64_t *out)
+{
+    if (kind == 0 && (r->v < lo || r->v > hi)) {
+        cint_tvalue o;
+        cint_tv_i64(&o, r->n);
+        return cintg_rfault(ctx, at, op, &o, 1u, r->v, ttag, lo, hi);
+    }
+    if ((kind == 4 || kind == 5) && r->n == 0) {
+        cint_tvalue o;
+        cint_tv_i64(&o, 0);
+        const cint_gen_fault f = {CINT_E_SHAPE, 1u, 0u, op, &o, NULL, NULL};
+        return cint_gen_raise(ctx, at, &f);
+    }
+    *out = (uint64_t)(cintg_u128)r->v;
     return 0;
 }

@@ -67,6 +67,10 @@ def main() -> None:
     # whole-array copies (IM-187)
     p("p_copy_shape", 30, "E_SHAPE", "copy.shape", [(I64, 1), (I64, 4)], limit=(I64, 3))
     p("p_copy_alias", 31, "E_ALIAS", "copy.alias")
+    # kernel reductions (docs/language.md decision 23): fold_checked per contribution, sum and min at the end
+    p("p_reduce_fold", 35, "E_OVERFLOW", "fold_checked.add.i8", [(I64, 2), (I8, 100), (I8, 50)], 150, (I8, 127))
+    p("p_reduce_sum", 36, "E_OVERFLOW", "sum.checked.i16.i8", [(I64, 3)], -200, (I8, -128))
+    p("p_reduce_min_empty", 37, "E_SHAPE", "reduce_min.checked.i32", [(I64, 0)])
 
     for name in sorted(records):
         print(name, encode_fault_record(records[name]).hex())

@@ -6,9 +6,10 @@
  *
  * Checks the values of wrapping conversions of every type, the named operations, the exact 128-bit
  * helpers (every rounding mode against an independent reference), fixed point, roots and rotations,
- * views and slices, relations of views, copies, fill, equal, swap, Str comparison and printing; and writes
- * the canonical bytes of each fault record the helpers build, one "name hex" line each, to RECORDS_FILE,
- * which run.sh compares with the bytes cint_abi.faultrecord encodes (prelude_golden.py).
+ * views and slices, relations of views, copies, fill, equal, swap, Str comparison and printing, kernel
+ * reductions; and writes the canonical bytes of each fault record the helpers build, one "name hex" line
+ * each, to RECORDS_FILE, which run.sh compares with the bytes cint_abi.faultrecord encodes
+ * (prelude_golden.py).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -308,6 +309,33 @@ static void test_fixed_roots(void)
     CHECK(!cintg_extent_differs(7, 3, 4) && cintg_extent_differs(7, 3, 5));
     CHECK(cintg_extent_differs(INT64_MAX, INT64_MAX, 1) && cintg_extent_value(INT64_MAX, 1) == INT64_MAX);
     CHECK(cintg_extent_value(10, -2) == 8);
+}
+
+/* --- kernel reductions ----------------------------------------------------------------------- */
+
+static void test_reductions(void)
+{
+    cint_gen_at at;
+    memset(&at, 0, sizeof at);
+    static const int32_t xs[] = {2000000000, 2000000000, -5, 3};
+    const cintg_i128 lo = INT32_MIN, hi = INT32_MAX;
+    cintg_racc r[7];
+    for (int k = 0; k < 7; k++) r[k].n = 0, r[k].v = 0;
+    for (size_t i = 0; i < 4; i++)
+        for (int k = 0; k < 7; k++)
+            if (k != 1) CHECK(cintg_reduce_add(NULL, &at, &r[k], k, xs[i], CINT_TAG_I32, lo, hi, "r") == 0);
+    uint64_t v = 0;
+    CHECK(r[0].n == 4 && r[0].v == (cintg_i128)3999999998);                    /* sum: exact */
+    CHECK(cintg_reduce_end(NULL, &at, &r[0], 0, CINT_TAG_I64, INT64_MIN, INT64_MAX, "r", &v) == 0 &&
+          v == UINT64_C(3999999998));
+    CHECK(cintg_reduce_end(NULL, &at, &r[2], 2, CINT_TAG_I32, lo, hi, "r", &v) == 0 &&
+          cintg_wrap_i32(v) == (int32_t)(3999999998 - 4294967296));           /* sum_wrap */
+    CHECK(r[3].v == (cintg_i128)INT32_MAX - 2);                                 /* sum_sat: per contribution */
+    CHECK(r[4].v == -5 && r[5].v == 2000000000 && r[6].v == 4);                  /* min, max, count */
+    cintg_racc f = {0, 7};
+    CHECK(cintg_reduce_add(NULL, &at, &f, 1, -8, CINT_TAG_I8, INT8_MIN, INT8_MAX, "r") == 0 && f.v == -1 && f.n == 1);
+    cintg_racc none = {0, 0};
+    CHECK(cintg_reduce_end(NULL, &at, &none, 6, CINT_TAG_I64, INT64_MIN, INT64_MAX, "r", &v) == 0 && v == 0u);
 }
 
 /* --- views, relations, copies ---------------------------------------------------------------- */
@@ -680,6 +708,24 @@ static int f_copy_alias(cint_ctx *ctx, const cint_gen_at *at)
     return r;
 }
 
+static int f_reduce_fold(cint_ctx *ctx, const cint_gen_at *at)
+{
+    cintg_racc r = {2, 100};
+    return cintg_reduce_add(ctx, at, &r, 1, 50, CINT_TAG_I8, INT8_MIN, INT8_MAX, "fold_checked.add.i8");
+}
+static int f_reduce_sum(cint_ctx *ctx, const cint_gen_at *at)
+{
+    cintg_racc r = {3, -200};
+    uint64_t v;
+    return cintg_reduce_end(ctx, at, &r, 0, CINT_TAG_I8, INT8_MIN, INT8_MAX, "sum.checked.i16.i8", &v);
+}
+static int f_reduce_min_empty(cint_ctx *ctx, const cint_gen_at *at)
+{
+    cintg_racc r = {0, 0};
+    uint64_t v;
+    return cintg_reduce_end(ctx, at, &r, 4, CINT_TAG_I32, INT32_MIN, INT32_MAX, "reduce_min.checked.i32", &v);
+}
+
 static const struct {
     const char *name;
     body_fn body;
@@ -717,6 +763,9 @@ static const struct {
     {"p_view_slice_down", f_view_slice_down, 29, CINT_E_BOUNDS},
     {"p_copy_shape", f_copy_shape, 30, CINT_E_SHAPE},
     {"p_copy_alias", f_copy_alias, 31, CINT_E_ALIAS},
+    {"p_reduce_fold", f_reduce_fold, 35, CINT_E_OVERFLOW},
+    {"p_reduce_sum", f_reduce_sum, 36, CINT_E_OVERFLOW},
+    {"p_reduce_min_empty", f_reduce_min_empty, 37, CINT_E_SHAPE},
 };
 
 static FILE *records;
@@ -773,6 +822,7 @@ int main(int argc, char **argv)
     test_named();
     test_exact();
     test_fixed_roots();
+    test_reductions();
     test_in_entries();
     test_records();
     fclose(records);
