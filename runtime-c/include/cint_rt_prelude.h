@@ -5,9 +5,12 @@
  * swap), the alias tests of calls, Str comparison and printing, kernel reductions.
  *
  * Internal to generated code, like cint_rt_gen.h; host programs never include it. Names are
- * cintg_* and CINTG_*. What is inline here is the operation itself and its test, so that the C
- * compiler sees the operands (constant divisors, rounding modes, types); every fault record, every
- * loop over a whole array, views, printing and Str helpers are functions of src/prelude.c, declared
+ * cintg_* and CINTG_*. What is static inline here is what runs at an operation, a slice or a call:
+ * the operation and its test, the view of a slice, a local array, a whole-array copy (array literals
+ * and assignments), fill, equal, the quick alias test, so that the C compiler sees the operands
+ * (constant divisors, rounding modes, element sizes, shapes, slice bounds) and nothing costs a call;
+ * every fault record, swap, the element walk of the alias test, the copies of a dispatch's
+ * interleaved arguments, printing and Str helpers are functions of src/prelude.c, declared
  * below, built and tested with the rest of the runtime (tests/test_prelude.c). Functions that can
  * fault return 0, or 1 after the fault is raised (cint_rt_gen.h); operands travel as their value
  * converted to uint64_t with their type tag, as in cint_rt_ops.h.
@@ -80,6 +83,11 @@ int cintg_bind_alias(cint_ctx *ctx, const cint_gen_at *at, int64_t a, int64_t b)
 /* A bounds fault of a view: E_BOUNDS op with operands (dim when rank >= 2, then vals), limit ext. */
 int cintg_view_fault(cint_ctx *ctx, const cint_gen_at *at, const char *op, uint32_t rank, uint32_t dim,
                      int nv, cintg_i128 v0, cintg_i128 v1, int64_t ext);
+/* E_SHAPE copy.shape of a whole-array copy: operands I64 dimension and the source's extent, limit I64 the
+   destination's (IM-187). */
+int cintg_copy_shape_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t dim, int64_t got, int64_t want);
+/* E_ALIAS copy.alias: two views of one array that overlap and are not the same view (IM-187). */
+int cintg_copy_alias_fault(cint_ctx *ctx, const cint_gen_at *at);
 
 /* --- fixed-point and Str text, swap (src/prelude.c) ------------------------------------------------- */
 
@@ -94,24 +102,11 @@ int cintg_print_str(cint_ctx *ctx, const cint_fmt_spec *fs, const cint_gen_array
    exchanged byte for byte (both are contiguous row-major storage of their own). */
 void cintg_swap(cint_gen_array *a, cint_gen_array *b);
 
-/* --- views, local arrays, relations, copies (src/prelude.c) ----------------------------------------- */
+/* --- the element walk of alias tests, dispatch copies (src/prelude.c) ------------------------------- */
 
-/* A local array of any element type (structs included) over frame-arena storage, zero-filled. */
-int cintg_local_array(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *out, cint_type type,
-                      int64_t esize, uint32_t rank, const int64_t *shape);
-/* The view a[items] of a slice or partial index (SPEC-04 LS-65, LS-72, LS-161): dimensions checked in
-   order (IM-186), an index removes its dimension, a slice keeps the parent's lower bound. */
-int cintg_view(cint_ctx *ctx, const cint_gen_at *at, const char *iop, const char *sop,
-               const cint_gen_array *a, uint32_t n, const cintg_item *items, cint_gen_array *out);
-/* fill(a, v): every element of a receives the value at v. */
-void cintg_fill(cint_gen_array *a, const void *v);
-/* equal(a, b): the same shape and equal elements (integers, Bool). */
-int cintg_equal(const cint_gen_array *a, const cint_gen_array *b);
-/* The relation of two views of one element type by the tests of LS-70 (T0 to T3): 0 disjoint,
-   1 the same view, 2 overlapping. Views of distinct storage are disjoint by T1. */
-int cintg_relation(const cint_gen_array *a, const cint_gen_array *b);
-/* Whether two arrays of one element type share an element (bind.alias, SPEC-04 LS-121). */
-int cintg_overlap(const cint_gen_array *a, const cint_gen_array *b);
+/* The element walk of cintg_overlap (below), for two arrays of one element type whose byte spans meet:
+   whether an element of a is an element of b. */
+int cintg_overlap_walk(const cint_gen_array *a, const cint_gen_array *b);
 /* Whether the bytes two arrays reach overlap (the runtime's bind.alias test at a dispatch, H-13) while
    they share no element (interleaved views of one array, which SPEC-04 LS-121 lets alias-free). */
 int cintg_interleaved(const cint_gen_array *a, const cint_gen_array *b);
@@ -119,10 +114,6 @@ int cintg_interleaved(const cint_gen_array *a, const cint_gen_array *b);
 void cintg_copy_raw(cint_gen_array *dst, const cint_gen_array *src);
 /* Replaces the argument *a of a dispatch by a contiguous copy of it (its lower bounds kept). */
 int cintg_detach(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *a);
-/* Whole-array copy in row-major order after the copy.shape check, then the copy.alias check of two
-   views of one array that overlap and are not the same view (the same view: no effect) (IM-187). */
-int cintg_copy(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *dst, const cint_gen_array *src,
-               size_t esize);
 
 /* Kernel reductions: the epilogue check of one reduction (kind 0 sum, 1 fold_checked, 2 sum_wrap, 3 sum_sat,
    4 min, 5 max, 6 count; lo..hi the range of the target type ttag); the value's bits (two's complement,
@@ -415,7 +406,7 @@ static inline int cintg_rotate(cint_ctx *ctx, const cint_gen_at *at, const char 
     return 0;
 }
 
-/* --- arrays: layout, extents, element walks --------------------------------------------------------- */
+/* --- arrays: layout, extents, element walks, alias tests of calls, local arrays, views -------------- */
 
 /* Whether an array is rank 1, contiguous and 0-based: the layout of the elementwise fast path. */
 static inline int cintg_flat(const cint_gen_array *a)
@@ -463,6 +454,82 @@ static inline int cintg_within(const void *s, size_t n, const cint_gen_array *w)
     return !cintg_empty(w) && p >= b && p < b + n;
 }
 
+/* Whether two arrays of one element type share an element (bind.alias, SPEC-04 LS-121), tested at every
+   call with an inout array: disjoint byte spans are answered here, the element walk by cintg_overlap_walk. */
+static inline int cintg_overlap(const cint_gen_array *a, const cint_gen_array *b)
+{
+    int64_t la, ha, lb, hb;
+    if (a->elem_size != b->elem_size || memcmp(&a->type, &b->type, sizeof a->type) != 0) return 0;
+    if (cintg_empty(a) || cintg_empty(b)) return 0;
+    cintg_span(a, &la, &ha);
+    cintg_span(b, &lb, &hb);
+    if (ha < lb || hb < la) return 0;
+    return cintg_overlap_walk(a, b);
+}
+
+static inline int64_t cintg_gcd(int64_t a, int64_t b)
+{
+    while (b != 0) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The relation of two views of one element type by the tests of LS-70 (T0 to T3): 0 disjoint,
+   1 the same view, 2 overlapping. Views of distinct storage are disjoint by T1. */
+static inline int cintg_relation(const cint_gen_array *a, const cint_gen_array *b)
+{
+    int64_t la, ha, lb, hb;
+    if (cintg_empty(a) || cintg_empty(b)) return 0;
+    cintg_span(a, &la, &ha);
+    cintg_span(b, &lb, &hb);
+    if (ha < lb || hb < la) return 0;
+    if (a->elem_size != b->elem_size) return 2;
+    int64_t ob = ((int64_t)(uintptr_t)b->data - (int64_t)(uintptr_t)a->data) / a->elem_size, g = 0;
+    for (uint32_t d = 0; d < a->rank; d++)
+        if (a->shape[d] > 1) g = cintg_gcd(g, a->stride[d] < 0 ? -a->stride[d] : a->stride[d]);
+    for (uint32_t d = 0; d < b->rank; d++)
+        if (b->shape[d] > 1) g = cintg_gcd(g, b->stride[d] < 0 ? -b->stride[d] : b->stride[d]);
+    if (g > 1 && ob % g != 0) return 0;
+    if (ob == 0 && a->rank == b->rank) {
+        int same = 1;
+        for (uint32_t d = 0; d < a->rank; d++)
+            if (a->shape[d] != b->shape[d] || (a->shape[d] > 1 && a->stride[d] != b->stride[d])) same = 0;
+        if (same) return 1;
+    }
+    return 2;
+}
+
+/* Whole-array copy in row-major order after the copy.shape check, then the copy.alias check of two
+   views of one array that overlap and are not the same view (the same view: no effect) (IM-187). */
+static inline int cintg_copy(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *dst, const cint_gen_array *src,
+                             size_t esize)
+{
+    for (uint32_t d = 0; d < dst->rank; d++) {
+        if (dst->shape[d] != src->shape[d]) return cintg_copy_shape_fault(ctx, at, d, src->shape[d], dst->shape[d]);
+    }
+    int rel = cintg_relation(dst, src);
+    if (rel == 1) return 0;
+    if (rel == 2) return cintg_copy_alias_fault(ctx, at);
+    int64_t idx[4] = {0, 0, 0, 0}, total = 1;
+    for (uint32_t d = 0; d < dst->rank; d++) total *= dst->shape[d];
+    for (int64_t k = 0; k < total; k++) {
+        int64_t so = 0, doff = 0;
+        for (uint32_t d = 0; d < dst->rank; d++) {
+            so += idx[d] * src->stride[d];
+            doff += idx[d] * dst->stride[d];
+        }
+        memmove(dst->data + doff * (int64_t)esize, src->data + so * (int64_t)esize, esize);
+        for (int d = (int)dst->rank - 1; d >= 0; d--) {
+            if (++idx[d] < dst->shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+    return 0;
+}
+
 /* The view of storage inside a value (an array field of a struct), a module variable or new storage:
    row-major, lower bounds 0. */
 static inline void cintg_inline(cint_gen_array *a, const void *data, int64_t esize, cint_type type, uint32_t rank,
@@ -481,6 +548,75 @@ static inline void cintg_inline(cint_gen_array *a, const void *data, int64_t esi
         a->stride[d] = stride;
         stride *= shape[d] ? shape[d] : 1;
     }
+}
+
+/* A local array of any element type (structs included) over frame-arena storage, zero-filled. */
+static inline int cintg_local_array(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *out, cint_type type,
+                                    int64_t esize, uint32_t rank, const int64_t *shape)
+{
+    int64_t n = 1, bytes = 0;
+    int big = 0;
+    memset(out, 0, sizeof *out);
+    for (uint32_t d = 0; d < rank; d++)
+        if (__builtin_mul_overflow(n, shape[d], &n)) big = 1;
+    if (big || __builtin_mul_overflow(n, esize, &bytes)) bytes = INT64_MAX;
+    uint8_t *p = cint_gen_frame_alloc(ctx, at, (size_t)bytes, 8u);
+    if (p == NULL) return 1;
+    cintg_inline(out, p, esize, type, rank, shape);
+    return 0;
+}
+
+/* The view a[items] of a slice or partial index (SPEC-04 LS-65, LS-72, LS-161): dimensions checked in
+   order (IM-186), an index removes its dimension, a slice keeps the parent's lower bound. */
+static inline int cintg_view(cint_ctx *ctx, const cint_gen_at *at, const char *iop, const char *sop,
+                             const cint_gen_array *a, uint32_t n, const cintg_item *items, cint_gen_array *out)
+{
+    cint_gen_array v = *a;
+    int64_t origin = 0;
+    uint32_t r = 0;
+    for (uint32_t d = 0; d < a->rank; d++) {
+        int64_t ext = a->shape[d], lo = a->lower[d], stride = a->stride[d];
+        if (d >= n) {
+            v.shape[r] = ext;
+            v.stride[r] = stride;
+            v.lower[r] = lo;
+            r++;
+            continue;
+        }
+        const cintg_item *it = &items[d];
+        if (!it->slice) {
+            cintg_i128 k = (cintg_i128)it->lo - lo;
+            if (k < 0 || k >= ext) return cintg_view_fault(ctx, at, iop, a->rank, d, 1, it->lo, 0, ext);
+            origin += (int64_t)k * stride;
+            continue;
+        }
+        cintg_i128 f, g, end, cnt = 0;
+        int ok;
+        if (it->step > 0) {
+            f = it->has_lo ? it->lo : lo;
+            g = it->has_hi ? (cintg_i128)it->hi : (cintg_i128)lo + ext - (it->inclusive ? 1 : 0);
+            end = it->inclusive ? g + 1 : g;
+            ok = lo <= f && f <= end && end <= (cintg_i128)lo + ext;
+            if (ok) cnt = (end - f + it->step - 1) / it->step;
+        } else {
+            f = it->has_lo ? (cintg_i128)it->lo : (cintg_i128)lo + ext - 1;
+            g = it->has_hi ? (cintg_i128)it->hi : (cintg_i128)lo - (it->inclusive ? 0 : 1);
+            end = it->inclusive ? g - 1 : g;
+            ok = (cintg_i128)lo - 1 <= end && end <= f && f <= (cintg_i128)lo + ext - 1;
+            if (ok) cnt = (f - end - it->step - 1) / -(cintg_i128)it->step;
+        }
+        if (!ok) return cintg_view_fault(ctx, at, sop, a->rank, d, 2, f, g, ext);
+        if (cnt) origin += (int64_t)(f - lo) * stride;
+        v.shape[r] = (int64_t)cnt;
+        v.stride[r] = stride * it->step;
+        v.lower[r] = lo;
+        r++;
+    }
+    for (uint32_t d = r; d < 4; d++) v.shape[d] = v.stride[d] = v.lower[d] = 0;
+    v.rank = r;
+    v.data = a->data + origin * a->elem_size;
+    *out = v;
+    return 0;
 }
 
 /* transpose(a): the dimensions in reverse order, the same elements. */
@@ -518,6 +654,28 @@ static inline uint8_t *cintg_at(const cint_gen_array *a, const int64_t *idx)
     int64_t off = 0;
     for (uint32_t d = 0; d < a->rank; d++) off += idx[d] * a->stride[d];
     return a->data + off * a->elem_size;
+}
+
+/* fill(a, v): every element of a receives the value at v. */
+static inline void cintg_fill(cint_gen_array *a, const void *v)
+{
+    int64_t idx[4] = {0, 0, 0, 0};
+    if (cintg_empty(a)) return;
+    do memcpy(cintg_at(a, idx), v, (size_t)a->elem_size);
+    while (cintg_next(a, idx));
+}
+
+/* equal(a, b): the same shape and equal elements (integers, Bool). */
+static inline int cintg_equal(const cint_gen_array *a, const cint_gen_array *b)
+{
+    int64_t idx[4] = {0, 0, 0, 0};
+    for (uint32_t d = 0; d < a->rank; d++)
+        if (a->shape[d] != b->shape[d]) return 0;
+    if (cintg_empty(a)) return 1;
+    do
+        if (memcmp(cintg_at(a, idx), cintg_at(b, idx), (size_t)a->elem_size) != 0) return 0;
+    while (cintg_next(a, idx));
+    return 1;
 }
 
 /* The number of elements of a (size). */

@@ -1,9 +1,9 @@
 /* prelude.c: the out-of-line helpers of generated code declared in cint_rt_prelude.h (the C17 emitter's
    prelude): the fault records of the named operations, fixed point, enums, clamp, calls and views;
-   printing of fixed-point and Str values; views and slices, local arrays, the alias relations of
-   views (LS-70, LS-121), fill, equal, swap and whole-array copies (IM-187); the records of kernel
-   reductions. Each builds exactly the record the reference interpreter (cint_compiler.interp)
-   raises; tests/test_prelude.c compares them with cint_abi's encoder. */
+   printing of fixed-point and Str values; swap; the element walk of the alias test (LS-121) and the
+   copies of a dispatch's interleaved arguments; the records of kernel reductions.
+   Each builds exactly the record the reference interpreter (cint_compiler.interp) raises;
+   tests/test_prelude.c compares them with cint_abi's encoder. */
 #include "cint_rt_prelude.h"
 
 /* --- fault records ---------------------------------------------------------------------------------- */
@@ -118,6 +118,22 @@ int cintg_view_fault(cint_ctx *ctx, const cint_gen_at *at, const char *op, uint3
     const cint_gen_fault f = {CINT_E_BOUNDS, n, 0u, op, ops, NULL, &lim};
     return cint_gen_raise(ctx, at, &f);
 }
+
+int cintg_copy_shape_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t dim, int64_t got, int64_t want)
+{
+    cint_tvalue ops[2], lim;
+    cint_tv_i64(&ops[0], (int64_t)dim);
+    cint_tv_i64(&ops[1], got);
+    cint_tv_i64(&lim, want);
+    const cint_gen_fault f = {CINT_E_SHAPE, 2u, 0u, "copy.shape", ops, NULL, &lim};
+    return cint_gen_raise(ctx, at, &f);
+}
+
+int cintg_copy_alias_fault(cint_ctx *ctx, const cint_gen_at *at)
+{
+    const cint_gen_fault f = {CINT_E_ALIAS, 0u, 0u, "copy.alias", NULL, NULL, NULL};
+    return cint_gen_raise(ctx, at, &f);
+}
 /* --- fixed-point and Str text, swap ----------------------------------------------------------------- */
 
 int cintg_print_q(cint_ctx *ctx, int64_t raw, unsigned f)
@@ -181,126 +197,7 @@ void cintg_swap(cint_gen_array *a, cint_gen_array *b)
         b->data[k] = t;
     }
 }
-/* --- views, local arrays, relations, copies --------------------------------------------------------- */
-
-int cintg_local_array(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *out, cint_type type,
-                      int64_t esize, uint32_t rank, const int64_t *shape)
-{
-    int64_t n = 1, bytes = 0;
-    int big = 0;
-    memset(out, 0, sizeof *out);
-    for (uint32_t d = 0; d < rank; d++)
-        if (__builtin_mul_overflow(n, shape[d], &n)) big = 1;
-    if (big || __builtin_mul_overflow(n, esize, &bytes)) bytes = INT64_MAX;
-    uint8_t *p = cint_gen_frame_alloc(ctx, at, (size_t)bytes, 8u);
-    if (p == NULL) return 1;
-    cintg_inline(out, p, esize, type, rank, shape);
-    return 0;
-}
-
-int cintg_view(cint_ctx *ctx, const cint_gen_at *at, const char *iop, const char *sop,
-               const cint_gen_array *a, uint32_t n, const cintg_item *items, cint_gen_array *out)
-{
-    cint_gen_array v = *a;
-    int64_t origin = 0;
-    uint32_t r = 0;
-    for (uint32_t d = 0; d < a->rank; d++) {
-        int64_t ext = a->shape[d], lo = a->lower[d], stride = a->stride[d];
-        if (d >= n) {
-            v.shape[r] = ext;
-            v.stride[r] = stride;
-            v.lower[r] = lo;
-            r++;
-            continue;
-        }
-        const cintg_item *it = &items[d];
-        if (!it->slice) {
-            cintg_i128 k = (cintg_i128)it->lo - lo;
-            if (k < 0 || k >= ext) return cintg_view_fault(ctx, at, iop, a->rank, d, 1, it->lo, 0, ext);
-            origin += (int64_t)k * stride;
-            continue;
-        }
-        cintg_i128 f, g, end, cnt = 0;
-        int ok;
-        if (it->step > 0) {
-            f = it->has_lo ? it->lo : lo;
-            g = it->has_hi ? (cintg_i128)it->hi : (cintg_i128)lo + ext - (it->inclusive ? 1 : 0);
-            end = it->inclusive ? g + 1 : g;
-            ok = lo <= f && f <= end && end <= (cintg_i128)lo + ext;
-            if (ok) cnt = (end - f + it->step - 1) / it->step;
-        } else {
-            f = it->has_lo ? (cintg_i128)it->lo : (cintg_i128)lo + ext - 1;
-            g = it->has_hi ? (cintg_i128)it->hi : (cintg_i128)lo - (it->inclusive ? 0 : 1);
-            end = it->inclusive ? g - 1 : g;
-            ok = (cintg_i128)lo - 1 <= end && end <= f && f <= (cintg_i128)lo + ext - 1;
-            if (ok) cnt = (f - end - it->step - 1) / -(cintg_i128)it->step;
-        }
-        if (!ok) return cintg_view_fault(ctx, at, sop, a->rank, d, 2, f, g, ext);
-        if (cnt) origin += (int64_t)(f - lo) * stride;
-        v.shape[r] = (int64_t)cnt;
-        v.stride[r] = stride * it->step;
-        v.lower[r] = lo;
-        r++;
-    }
-    for (uint32_t d = r; d < 4; d++) v.shape[d] = v.stride[d] = v.lower[d] = 0;
-    v.rank = r;
-    v.data = a->data + origin * a->elem_size;
-    *out = v;
-    return 0;
-}
-
-void cintg_fill(cint_gen_array *a, const void *v)
-{
-    int64_t idx[4] = {0, 0, 0, 0};
-    if (cintg_empty(a)) return;
-    do memcpy(cintg_at(a, idx), v, (size_t)a->elem_size);
-    while (cintg_next(a, idx));
-}
-
-int cintg_equal(const cint_gen_array *a, const cint_gen_array *b)
-{
-    int64_t idx[4] = {0, 0, 0, 0};
-    for (uint32_t d = 0; d < a->rank; d++)
-        if (a->shape[d] != b->shape[d]) return 0;
-    if (cintg_empty(a)) return 1;
-    do
-        if (memcmp(cintg_at(a, idx), cintg_at(b, idx), (size_t)a->elem_size) != 0) return 0;
-    while (cintg_next(a, idx));
-    return 1;
-}
-
-static int64_t cintg_gcd(int64_t a, int64_t b)
-{
-    while (b != 0) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-int cintg_relation(const cint_gen_array *a, const cint_gen_array *b)
-{
-    int64_t la, ha, lb, hb;
-    if (cintg_empty(a) || cintg_empty(b)) return 0;
-    cintg_span(a, &la, &ha);
-    cintg_span(b, &lb, &hb);
-    if (ha < lb || hb < la) return 0;
-    if (a->elem_size != b->elem_size) return 2;
-    int64_t ob = ((int64_t)(uintptr_t)b->data - (int64_t)(uintptr_t)a->data) / a->elem_size, g = 0;
-    for (uint32_t d = 0; d < a->rank; d++)
-        if (a->shape[d] > 1) g = cintg_gcd(g, a->stride[d] < 0 ? -a->stride[d] : a->stride[d]);
-    for (uint32_t d = 0; d < b->rank; d++)
-        if (b->shape[d] > 1) g = cintg_gcd(g, b->stride[d] < 0 ? -b->stride[d] : b->stride[d]);
-    if (g > 1 && ob % g != 0) return 0;
-    if (ob == 0 && a->rank == b->rank) {
-        int same = 1;
-        for (uint32_t d = 0; d < a->rank; d++)
-            if (a->shape[d] != b->shape[d] || (a->shape[d] > 1 && a->stride[d] != b->stride[d])) same = 0;
-        if (same) return 1;
-    }
-    return 2;
-}
+/* --- the element walk of alias tests, dispatch copies ----------------------------------------------- */
 
 /* Whether element offset k (from b's first element) is an element of b from dimension d on. */
 static int cintg_member(const cint_gen_array *b, uint32_t d, int64_t k)
@@ -316,14 +213,8 @@ static int cintg_member(const cint_gen_array *b, uint32_t d, int64_t k)
     return 0;
 }
 
-int cintg_overlap(const cint_gen_array *a, const cint_gen_array *b)
+int cintg_overlap_walk(const cint_gen_array *a, const cint_gen_array *b)
 {
-    int64_t la, ha, lb, hb;
-    if (a->elem_size != b->elem_size || memcmp(&a->type, &b->type, sizeof a->type) != 0) return 0;
-    if (cintg_empty(a) || cintg_empty(b)) return 0;
-    cintg_span(a, &la, &ha);
-    cintg_span(b, &lb, &hb);
-    if (ha < lb || hb < la) return 0;
     int64_t idx[4] = {0, 0, 0, 0}, base = ((int64_t)(uintptr_t)a->data - (int64_t)(uintptr_t)b->data);
     if (base % a->elem_size != 0) return 0;
     base /= a->elem_size;
@@ -366,42 +257,6 @@ int cintg_detach(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *a)
     for (uint32_t d = 0; d < a->rank; d++) t.lower[d] = a->lower[d];
     t.perm = a->perm;
     *a = t;
-    return 0;
-}
-
-int cintg_copy(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *dst, const cint_gen_array *src,
-               size_t esize)
-{
-    for (uint32_t d = 0; d < dst->rank; d++) {
-        if (dst->shape[d] != src->shape[d]) {
-            cint_tvalue ops[2], lim;
-            cint_tv_i64(&ops[0], (int64_t)d);
-            cint_tv_i64(&ops[1], src->shape[d]);
-            cint_tv_i64(&lim, dst->shape[d]);
-            const cint_gen_fault f = {CINT_E_SHAPE, 2u, 0u, "copy.shape", ops, NULL, &lim};
-            return cint_gen_raise(ctx, at, &f);
-        }
-    }
-    int rel = cintg_relation(dst, src);
-    if (rel == 1) return 0;
-    if (rel == 2) {
-        const cint_gen_fault f = {CINT_E_ALIAS, 0u, 0u, "copy.alias", NULL, NULL, NULL};
-        return cint_gen_raise(ctx, at, &f);
-    }
-    int64_t idx[4] = {0, 0, 0, 0}, total = 1;
-    for (uint32_t d = 0; d < dst->rank; d++) total *= dst->shape[d];
-    for (int64_t k = 0; k < total; k++) {
-        int64_t so = 0, doff = 0;
-        for (uint32_t d = 0; d < dst->rank; d++) {
-            so += idx[d] * src->stride[d];
-            doff += idx[d] * dst->stride[d];
-        }
-        memmove(dst->data + doff * (int64_t)esize, src->data + so * (int64_t)esize, esize);
-        for (int d = (int)dst->rank - 1; d >= 0; d--) {
-            if (++idx[d] < dst->shape[d]) break;
-            idx[d] = 0;
-        }
-    }
     return 0;
 }
 
