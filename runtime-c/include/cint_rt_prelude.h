@@ -21,6 +21,7 @@
 #include "cint_rt_fmt.h"
 #include "cint_rt_ops.h"
 
+/* For a static helper that generated code may define and not use. */
 #if defined(__GNUC__)
 #define CINTG_UNUSED __attribute__((unused))
 #else
@@ -114,6 +115,8 @@ int cintg_interleaved(const cint_gen_array *a, const cint_gen_array *b);
 void cintg_copy_raw(cint_gen_array *dst, const cint_gen_array *src);
 /* Replaces the argument *a of a dispatch by a contiguous copy of it (its lower bounds kept). */
 int cintg_detach(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *a);
+
+/* --- kernel reductions (src/prelude.c) -------------------------------------------------------------- */
 
 /* Kernel reductions: the epilogue check of one reduction (kind 0 sum, 1 fold_checked, 2 sum_wrap, 3 sum_sat,
    4 min, 5 max, 6 count; lo..hi the range of the target type ttag); the value's bits (two's complement,
