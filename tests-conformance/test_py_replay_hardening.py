@@ -500,6 +500,150 @@ def test_recording_error_is_exported_and_is_an_unreplayable():
     assert str(e) == "recording byte 12: some rule: detail"
 
 
+# ------------------------------------------------------------- build digests of a checkpoint's envelope
+
+_STRUCTS = {}         # the struct layouts of the recorded program (the test sets them from its module)
+
+
+def _rewrap(blob, digests):
+    """The checkpoint blob with its state as it is and other build digests in its envelope."""
+    from cint_abi.checkpoint import encode_checkpoint
+    cp = decode_checkpoint(blob, None, raw_structs=True)
+    return encode_checkpoint(cp.state_bytes, contract=cp.contract, digests=digests, structs=_STRUCTS)
+
+
+def _own(rec):
+    """The checkpoints the recorded context took: (setter, blob) of the initial one and each checkpoint event's."""
+    out = [(lambda b: setattr(rec, "initial", b), rec.initial)]
+    for ev in rec.events:
+        if ev.kind == F.CHECKPOINT and ev.fields.get("data") is not None:
+            out.append(((lambda e: lambda b: e.fields.__setitem__("data", b))(ev), ev.fields["data"]))
+    return out
+
+
+def _digests_of(blob):
+    return dict(decode_checkpoint(blob, None, raw_structs=True).digests)
+
+
+def _ref_digests(rec):
+    return {"source:" + m.path: hashlib.sha256(m.source).digest() for m in rec.revisions[0][1]}
+
+
+def d_restore_a_checkpoint_of_the_other_executor(rec, ref):
+    ev = _restore_event(rec)
+    ev.fields["data"] = _rewrap(ev.fields["data"], ref)
+
+
+def d_every_own_checkpoint_by_the_other_executor(rec, ref):
+    for put, blob in _own(rec):
+        put(_rewrap(blob, ref))
+    ev = _restore_event(rec)
+    ev.fields["data"] = _rewrap(ev.fields["data"], ref)
+
+
+def d_another_build_of_the_library(rec, ref):
+    for put, blob in _own(rec):
+        put(_rewrap(blob, dict(_digests_of(blob), library=b"\x5a" * 32)))
+
+
+def d_a_source_map_digest(rec, ref):
+    for put, blob in _own(rec):
+        put(_rewrap(blob, dict(_digests_of(blob), **{"source-map": b"\x01" * 32})))
+
+
+def d_the_library_of_one_checkpoint_forged(rec, ref):
+    rec.initial = _rewrap(rec.initial, dict(_digests_of(rec.initial), library=b"\x5a" * 32))
+
+
+def d_own_checkpoints_of_two_executors(rec, ref):
+    put, blob = _own(rec)[1]
+    put(_rewrap(blob, ref))
+
+
+def d_a_restored_source_digest_forged(rec, ref):
+    ev = _restore_event(rec)
+    name = sorted(ref)[-1]
+    ev.fields["data"] = _rewrap(ev.fields["data"], dict(ref, **{name: bytes(32)}))
+
+
+def d_a_module_missing(rec, ref):
+    ev = _restore_event(rec)
+    ev.fields["data"] = _rewrap(ev.fields["data"], dict(sorted(ref.items())[:-1]))
+
+
+def d_a_module_not_recorded(rec, ref):
+    ev = _restore_event(rec)
+    ev.fields["data"] = _rewrap(ev.fields["data"], dict(ref, **{"source:other.ci": bytes(32)}))
+
+
+def d_both_forms_at_once(rec, ref):
+    rec.initial = _rewrap(rec.initial, dict(_digests_of(rec.initial), **ref))
+
+
+def d_a_name_of_no_executor(rec, ref):
+    for put, blob in _own(rec):
+        put(_rewrap(blob, dict(_digests_of(blob), compiler=bytes(32))))
+
+
+def d_no_digests(rec, ref):
+    for put, blob in _own(rec):
+        put(_rewrap(blob, {}))
+
+
+DIGESTS = [
+    (d_restore_a_checkpoint_of_the_other_executor, None),
+    (d_every_own_checkpoint_by_the_other_executor, None),
+    (d_another_build_of_the_library, None),
+    (d_a_source_map_digest, "the initial checkpoint has build digests of no executor for the recorded code"),
+    (d_the_library_of_one_checkpoint_forged, "has other build digests than the initial checkpoint"),
+    (d_own_checkpoints_of_two_executors, "has other build digests than the initial checkpoint"),
+    (d_a_restored_source_digest_forged, "has build digests of no executor for the recorded code"),
+    (d_a_module_missing, "has build digests of no executor for the recorded code"),
+    (d_a_module_not_recorded, "has build digests of no executor for the recorded code"),
+    (d_both_forms_at_once, "the initial checkpoint has build digests of no executor for the recorded code"),
+    (d_a_name_of_no_executor, "the initial checkpoint has build digests of no executor for the recorded code"),
+    (d_no_digests, "the initial checkpoint has build digests of no executor for the recorded code"),
+]
+
+
+@pytest.mark.clause("H-17", "H-19")
+@pytest.mark.parametrize("edit, refused", DIGESTS, ids=[m.__name__[2:] for m, _ in DIGESTS])
+def test_build_digests_name_an_executor_and_forged_ones_are_refused(recordings, tmp_path, private_tmp, edit,
+                                                                      refused):
+    """The build digests of a checkpoint's envelope name the executor that took it (docs/encodings.md):
+    replay accepts either executor's, so a recording replays across executors whichever wrote its
+    checkpoints, and another build of the library (another machine or compiler) replays too; digests of no
+    executor, a source digest that is not the recorded source's, a source-map digest the program does not
+    have, or own checkpoints (the initial one, each checkpoint event's) that differ from each other are
+    refused with RecordingError before anything is built, on both backends alike."""
+    mod, data, _ = recordings["acct-full"]
+    _STRUCTS.update(mod._structs())
+    rec = F.read(data)
+    r = cint.replay(mod, _write(tmp_path, F.read(data), "o.cintrec"), backend="ref")
+    ref = dict(r.context.digests)                   # what cpu-sir-interp writes for this program
+    assert ref == _ref_digests(rec) and len(ref) == 2
+    assert set(_digests_of(rec.initial)) == {"library", "source-map"}     # the package records on cpu-c17
+    edit(rec, ref)
+    p = _write(tmp_path, rec)
+    got_ref, got_cpu = RF.both(mod, p)
+    assert got_ref == got_cpu, (got_ref, got_cpu)
+    if refused is None:
+        assert got_ref == ("ok", r.boundaries, r.final_state_hash.hex())
+    else:
+        assert got_ref[0] == "RecordingError" and refused in got_ref[1], got_ref
+    assert os.listdir(private_tmp) == []
+
+
+@pytest.mark.clause("H-17", "H-18")
+def test_a_digest_recording_checks_the_build_digests_of_its_initial_checkpoint(recordings, tmp_path):
+    mod, data, inputs = recordings["acct-digest"]
+    _STRUCTS.update(mod._structs())
+    rec = F.read(data)
+    rec.initial = _rewrap(rec.initial, dict(_digests_of(rec.initial), **{"source-map": b"\x02" * 32}))
+    got = RF.both(mod, _write(tmp_path, rec), inputs)
+    assert got[0] == got[1] and got[0][0] == "RecordingError", got
+
+
 # ------------------------------------------------------------------------------------------ item 9
 
 @pytest.mark.clause("P-16", "H-14", "H-16")

@@ -94,6 +94,18 @@ def test_test_wide(run_sh):
     passed(run_sh, "test_wide")
 
 
+# test_prelude.c: the helpers every generated translation unit uses (cint_rt_prelude.h, src/prelude.c),
+# called directly: wrapping conversions of every type, the division family, muldiv and div_round with
+# their exact 128-bit intermediates in every rounding mode, fixed point, roots, rotations, views and
+# slices (IM-186), the relations of views (LS-70, LS-121), copies (IM-187), Str printing, kernel
+# reductions (LS-245); its 34 fault records are compared byte for byte with cint_abi.faultrecord (IM-149).
+@pytest.mark.clause("SPEC-01 IM-44", "SPEC-01 IM-49", "SPEC-01 IM-52", "SPEC-01 IM-53", "SPEC-01 IM-54",
+                    "SPEC-01 IM-149", "SPEC-01 IM-186", "SPEC-01 IM-187", "SPEC-04 LS-65", "SPEC-04 LS-70",
+                    "SPEC-04 LS-89", "SPEC-04 LS-121", "SPEC-04 LS-161", "SPEC-04 LS-245")
+def test_test_prelude(run_sh):
+    passed(run_sh, "test_prelude")
+
+
 @pytest.mark.clause("A-12")
 def test_exported_symbols(run_sh):
     passed(run_sh, "symbols", ("plain",))

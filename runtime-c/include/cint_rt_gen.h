@@ -363,6 +363,16 @@ int cint_gen_local_array(cint_ctx *ctx, const cint_gen_at *at, cint_gen_array *o
 /* The copy report of the last entry; valid until the next call on the context. */
 const cint_copy *cint_gen_copies(const cint_ctx *ctx, size_t *count);
 
+/* Room for count registrations, for a host that makes several for one call (the Python package
+   registers every bare array of a call, 8.2) and must leave the context as it was when one of them
+   cannot be made (H-12, P-20): CINT_OK when count more registrations can be made now (live ones
+   stay within max_buffers, the identifiers below 2^64 - 1 (M-11) suffice, and the registry's
+   storage has grown to hold them, so none of the next count registrations returns CINT_RESOURCE);
+   CINT_RESOURCE when they cannot; CINT_BUSY while an entry or another call runs; CINT_REFUSED for
+   a NULL context. It changes no state, and no counter (registry.c). Not part of A-12: the package
+   finds it in the library's symbol table. */
+cint_status cint_gen_registry_reserve(cint_ctx *ctx, uint32_t count);
+
 /* The canonical state (SPEC-03P.1 5.1 M-3, 9.2; state.c, docs/runtime.md). Not part of A-12: a
    library built with `cint build --lib --with-state` exports them as cintx_state_encode and
    cintx_state_restore. encode sets *len to the length of the state bytes and copies min(cap,

@@ -402,8 +402,10 @@ const cint_copy *cint_gen_copies(const cint_ctx *ctx, size_t *count)
 
 /* The slow path of cint_gen_frame_alloc: the current chunk has no room (or there is none). The
    chunks after the current one hold nothing live: the next one is used when it is large enough,
-   else it and those after it are given back and a chunk of max(bytes, the last chunk's size,
-   frame_arena_bytes) is added. Only a failing host allocator raises host.resource. */
+   else it and those after it are given back and a chunk of max(bytes, twice the last chunk's size)
+   is added, the first max(bytes, RT_FRAME_CHUNK_FIRST). The storage follows what the entries use,
+   never the capacity: a context of any capacity needs memory only for the elements it declares
+   (docs/language.md decision 21). Only a failing host allocator raises host.resource. */
 static void *frame_grow(cint_ctx *ctx, const cint_gen_at *at, size_t bytes)
 {
     uint32_t next = ctx->frame == NULL ? 0u : ctx->frame_chunk_cur + 1u;
@@ -414,8 +416,11 @@ static void *frame_grow(cint_ctx *ctx, const cint_gen_at *at, size_t bytes)
         ctx->frame_chunk_count = next;
     }
     if (next >= ctx->frame_chunk_count) {
-        size_t size = (size_t)ctx->frame_arena_bytes;
-        if (next > 0 && ctx->frame_chunks[next - 1u].size > size) size = ctx->frame_chunks[next - 1u].size;
+        size_t size = RT_FRAME_CHUNK_FIRST;
+        if (next > 0) {
+            size_t last = ctx->frame_chunks[next - 1u].size;
+            size = last > SIZE_MAX / 2u ? SIZE_MAX : last * 2u;
+        }
         if (bytes > size) size = bytes;
         if (size > SIZE_MAX - 15u || base > SIZE_MAX - 16u - size) {
             rt_resource(ctx, at);

@@ -125,6 +125,31 @@ RT_API cint_status cint_buffer_register(cint_ctx *ctx, const cint_buffer_desc *d
     return done(ctx, CINT_OK);
 }
 
+/* Room for count registrations at once (cint_rt_gen.h): the checks cint_buffer_register and
+   cint_buffer_create make last, for all of them, and the registry's storage grown ahead; nothing
+   canonical changes, so a host that finds no room has changed nothing (H-12, P-20). */
+cint_status cint_gen_registry_reserve(cint_ctx *ctx, uint32_t count)
+{
+    if (ctx == NULL) return CINT_REFUSED;
+    if (!rt_acquire(ctx)) return CINT_BUSY;
+    cint_status st = CINT_OK;
+    uint64_t need = (uint64_t)ctx->slot_count + count;
+    if (need > ctx->max_buffers || count > UINT64_MAX - ctx->next_buffer) {
+        st = CINT_RESOURCE;            /* next_buffer + count must stay <= 2^64 - 1 (M-11) */
+    } else if (count > 0) {
+        size_t cap = ctx->slot_cap;
+        void *items = ctx->slots;
+        if (!rt_grow(ctx, &items, &cap, (size_t)need, sizeof(rt_slot))) {
+            st = CINT_RESOURCE;
+        } else {
+            ctx->slots = items;
+            ctx->slot_cap = (uint32_t)cap;
+        }
+    }
+    rt_release(ctx);
+    return st;
+}
+
 RT_API cint_status cint_buffer_register_elements(cint_ctx *ctx, cint_type type, void *ptr, int64_t extent,
                                                  uint32_t writable, uint32_t publish, cint_buffer_id *out_id,
                                                  uint64_t *out_generation)

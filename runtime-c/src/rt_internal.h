@@ -14,6 +14,7 @@
 #define RT_DEFAULT_MAX_BUFFERS 256u
 #define RT_DEFAULT_DEPTH 256
 #define RT_DEFAULT_FRAME_ARENA INT64_C(16777216)
+#define RT_FRAME_CHUNK_FIRST ((size_t)65536) /* the first chunk of frame-arena storage, whatever the capacity */
 #define RT_FRAMES_MAX 4096 /* frames an entry may hold; a larger depth limit is E_UNSUPPORTED (IM-185) */
 
 /* One live registration (6.1, M-10). The base address and the lease count are runtime

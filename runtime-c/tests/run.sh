@@ -14,6 +14,9 @@
 #     exact fault records, and the restore of their blocks with a fuzz whose verdicts cint_abi shares
 #     (containers_check.py)
 #   - test_wide: the wide-integer helpers of src/wide.c (forms, comparisons, conversions, decimal text)
+#   - test_prelude (tests/test_prelude.c): the helpers of generated code (include/cint_rt_prelude.h,
+#     src/prelude.c) called directly; the fault records they build are compared byte for byte with
+#     cint_abi.faultrecord (prelude_golden.py)
 #   - test_runtime again at -O2 with cint_gen_sum's blocks shrunk to 8 elements
 #   - test_state (tests/test_state.c): the canonical state encoder and restore of state.c, with a
 #     restore fuzz; the states it writes are decoded and encoded again by cint_abi (state_check.py)
@@ -56,7 +59,7 @@ mkdir -p "$build"
 step "headers"
 printf '#include "cint_rt_host.h"\n#include "cint_rt_host.h"\nint main(void) { return (int)sizeof(cint_view) - 144; }\n' \
     > "$build/h1.c"
-printf '#include "cint_rt.h"\n#include "cint_rt.h"\n#include "cint_rt_gen.h"\n#include "cint_rt_ops.h"\nint main(void) { return 0; }\n' \
+printf '#include "cint_rt.h"\n#include "cint_rt.h"\n#include "cint_rt_gen.h"\n#include "cint_rt_ops.h"\n#include "cint_rt_prelude.h"\n#include "cint_rt_prelude.h"\nint main(void) { return 0; }\n' \
     > "$build/h2.c"
 "$CC" "${warn[@]}" -I "$CINT_RT" "$build/h1.c" -o "$build/h1" && "$build/h1"
 "$CC" "${warn[@]}" -I "$CINT_RT" "$build/h2.c" -o "$build/h2"
@@ -70,6 +73,9 @@ if "$CC" -std=c11 -I "$CINT_RT" -c "$build/h1.c" -o "$build/h1.o" 2> /dev/null; 
 fi
 
 # --- golden fault records -------------------------------------------------------------------
+step "golden records of the generated-code helpers from cint_abi.faultrecord ($PYTHON)"
+PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" \
+    "$PYTHON" "$here/prelude_golden.py" | sort > "$build/prelude_golden.txt"
 if [ "$have_examples" = 1 ]; then
     step "golden records from cint_abi.faultrecord ($PYTHON)"
     PYTHONPATH="$repo/packages/cint-abi/src${PYTHONPATH:+:$PYTHONPATH}" \
@@ -137,6 +143,17 @@ run_mode() { # $1: plain or san
         "$here/test_wide.c" -o "$d/test_wide"
     "$d/test_wide"
     pass "$mode" test_wide
+
+    # at -O2, as cint_runtime.CFLAGS compiles generated code and the runtime, so that the inline helpers are
+    # checked as they are optimised there
+    step "[$mode] test_prelude (the helpers of generated code, cint_rt_prelude.h and prelude.c)"
+    "$CC" "${warn[@]}" "${extra[@]}" -O2 -g -I "$CINT_RT" -DCINT_GEN_NO_LIBRARY_SYMBOLS "$rt"/src/*.c \
+        "$here/test_prelude.c" -o "$d/test_prelude"
+    "$d/test_prelude" "$d/prelude_records.txt"
+    sort "$d/prelude_records.txt" | diff "$build/prelude_golden.txt" - > "$d/prelude_records.diff" ||
+        fail "[$mode] records of the prelude differ from cint_abi.faultrecord: see $d/prelude_records.diff"
+    step "[$mode] $(wc -l < "$d/prelude_records.txt") records of the prelude equal cint_abi's bytes"
+    pass "$mode" test_prelude
 
     [ "$have_examples" = 1 ] || return 0
     step "[$mode] spec examples host.c, tour.c, reflect.c"

@@ -951,7 +951,7 @@ static int frame_body(cint_ctx *ctx, int which)
     CHECK(cint_gen_frame_charged(ctx) == 60);
     if (cint_gen_frame_charge(ctx, &at, 1, sh40)) return 1;
     cint_gen_frame_release(ctx, 0);
-    /* native storage: the first chunk is frame_arena_bytes (800) long; larger requests add chunks,
+    /* native storage: the first chunk is 64 KiB long, whatever the capacity; larger requests add chunks,
        and nothing allocated moves or is overwritten until a reset gives it back */
     const size_t m0 = cint_gen_frame_mark(ctx);
     uint8_t *a = cint_gen_frame_alloc(ctx, &at, 500, 8);
@@ -1023,6 +1023,25 @@ static void test_frame_arena(void)
     CHECK(cint_ctx_create(&c, &ctx) == CINT_OK);
     CHECK(cx_frame(ctx, 1) == CINT_OK); /* 101 elements fit */
     cint_ctx_destroy(ctx);
+
+    /* the capacity is a counter, not storage (docs/language.md decision 21): the largest one needs memory
+       only for what the entry uses, as on the reference executor (storage sized from the capacity was an
+       out-of-memory host.resource there) */
+    counting cnt = {0, -1, 0, 0, 0};
+    c.frame_arena_bytes = INT64_MAX;
+    c.allocator.alloc = count_alloc;
+    c.allocator.release = count_release;
+    c.allocator.user = &cnt;
+    CHECK(cint_ctx_create(&c, &ctx) == CINT_OK);
+    const size_t created = cnt.bytes;
+    CHECK(cx_frame(ctx, 0) == CINT_OK);
+    CHECK(cx_frame(ctx, 1) == CINT_OK);
+    CHECK(cnt.bytes - created < ((size_t)1 << 20)); /* the chunks kept: about 270 KB for the body's 300 KB */
+    cint_ctx_destroy(ctx);
+    CHECK(cnt.live == 0);
+    c.allocator.alloc = NULL;
+    c.allocator.release = NULL;
+    c.allocator.user = NULL;
 }
 
 static void test_depth_and_ops(void)

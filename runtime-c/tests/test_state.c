@@ -341,6 +341,82 @@ static void test_identifier_exhaustion(void)
     }
 }
 
+/* A host that makes several registrations for one call (the Python package: every bare array of a call)
+   asks cint_gen_registry_reserve for room for all of them first, so a call that cannot have them all changes
+   nothing, identifier counter included (H-12, P-20). Registering one by one and releasing what was made when a
+   later one returns CINT_RESOURCE would consume the earlier identifiers: the state would differ. */
+static void test_registry_reserve(void)
+{
+    cint_ctx_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.size = sizeof cfg;
+    cfg.program = &s_program;
+    cfg.max_buffers = 3;
+    cint_ctx *a = NULL;
+    CHECK_EQ(cint_ctx_create(&cfg, &a), CINT_OK);
+    static int64_t mem[4][2];
+    cint_buffer_id id[4] = {0, 0, 0, 0};
+    uint64_t gen = 0;
+    cint_type i64 = TY(CINT_TAG_I64);
+    CHECK_EQ(cint_gen_registry_reserve(NULL, 1), CINT_REFUSED);
+    CHECK_EQ(cint_buffer_register_elements(a, i64, mem[0], 2, 1, 0, &id[0], &gen), CINT_OK);
+    size_t n0;
+    uint8_t *s0 = encode(a, &n0);                     /* one live registration, next buffer 2 */
+    CHECK_EQ(cint_gen_registry_reserve(a, 3), CINT_RESOURCE);   /* 1 + 3 > max_buffers */
+    CHECK_EQ(cint_gen_registry_reserve(a, UINT32_MAX), CINT_RESOURCE);
+    CHECK(same_state(a, s0, n0));
+    CHECK_EQ(cint_gen_registry_reserve(a, 0), CINT_OK);
+    CHECK_EQ(cint_gen_registry_reserve(a, 2), CINT_OK);
+    CHECK(same_state(a, s0, n0));                     /* room is not state */
+    CHECK_EQ(cint_buffer_register_elements(a, i64, mem[1], 2, 1, 0, &id[1], &gen), CINT_OK);
+    CHECK_EQ(cint_buffer_create(a, i64, 2, 0, &id[2], &gen), CINT_OK);
+    CHECK_EQ(id[1], 2);
+    CHECK_EQ(id[2], 3);
+    CHECK_EQ(cint_gen_registry_reserve(a, 1), CINT_RESOURCE);   /* max_buffers live */
+    CHECK_EQ(cint_buffer_register_elements(a, i64, mem[3], 2, 1, 0, &id[3], &gen), CINT_RESOURCE);
+    CHECK_EQ(cint_buffer_release(a, id[2]), CINT_OK);
+    CHECK_EQ(cint_gen_registry_reserve(a, 1), CINT_OK);
+    CHECK_EQ(cint_gen_registry_reserve(a, 2), CINT_RESOURCE);
+    /* the hazard the reservation removes: one made, the next refused, the first released: identifier 4 is gone */
+    size_t n1;
+    uint8_t *s1 = encode(a, &n1);
+    CHECK_EQ(cint_buffer_register_elements(a, i64, mem[2], 2, 1, 0, &id[2], &gen), CINT_OK);
+    CHECK_EQ(cint_buffer_register_elements(a, i64, mem[3], 2, 1, 0, &id[3], &gen), CINT_RESOURCE);
+    CHECK_EQ(cint_buffer_release(a, id[2]), CINT_OK);
+    CHECK(!same_state(a, s1, n1));
+    free(s1);
+    free(s0);
+    cint_ctx_destroy(a);
+
+    /* identifiers: from next buffer 2^64 - 3, two more can be issued (2^64 - 1 never is, M-11), not three */
+    cint_ctx *b = make(&s_program), *c = make(&s_program);
+    size_t n;
+    uint8_t *s = encode(b, &n);
+    static const uint8_t want[24] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    size_t at = n;
+    for (size_t k = 0; k + 24 <= n; k++)
+        if (memcmp(s + k, want, 24) == 0) at = k;
+    CHECK(at < n);
+    if (at < n) {
+        const uint64_t top = UINT64_MAX - 2u;
+        for (int k = 0; k < 8; k++) s[at + (size_t)k] = (uint8_t)(top >> (8 * k));
+        CHECK_EQ(cint_gen_state_restore(c, s, n, NULL), CINT_OK);
+        size_t cn;
+        uint8_t *cs = encode(c, &cn);
+        CHECK_EQ(cint_gen_registry_reserve(c, 3), CINT_RESOURCE);
+        CHECK(same_state(c, cs, cn));
+        CHECK_EQ(cint_gen_registry_reserve(c, 2), CINT_OK);
+        CHECK_EQ(cint_buffer_register_elements(c, i64, mem[0], 2, 1, 0, &id[0], &gen), CINT_OK);
+        CHECK(id[0] == UINT64_MAX - 2u);
+        CHECK_EQ(cint_gen_registry_reserve(c, 2), CINT_RESOURCE);
+        CHECK_EQ(cint_gen_registry_reserve(c, 1), CINT_OK);
+        free(cs);
+    }
+    free(s);
+    cint_ctx_destroy(b);
+    cint_ctx_destroy(c);
+}
+
 /* H-19: another revision identity, or other module variables, are refused. */
 static void test_refusals(void)
 {
@@ -613,6 +689,7 @@ int main(int argc, char **argv)
     test_round_trip();
     test_registry();
     test_identifier_exhaustion();
+    test_registry_reserve();
     test_refusals();
     test_value_sets();
     test_busy();

@@ -497,6 +497,30 @@ def test_python_capacity_is_a_semantic_input(tmp_path, monkeypatch):
         mod.context(frame_arena_elements=2 ** 61)
 
 
+def test_any_capacity_is_honoured_alike_and_costs_no_memory(tmp_path, monkeypatch):
+    """The capacity is a counter, not storage (decision 21): every capacity from 2^24 elements to the largest the
+    package takes (2^60 - 1) runs a small entry on cpu-c17 as on the reference executor, and the charge beyond it
+    faults alike. cpu-c17 once sized its first storage chunk from the capacity (8 bytes an element), so a
+    capacity of about 2^31 elements or more was an out-of-memory host.resource where the reference ran."""
+    cint, mod = _cint(tmp_path, monkeypatch, CAPACITY_SRC, "big")
+    _, ref = run_entry(CAPACITY_SRC, args=[5])
+    target = ref.p.functions["run"]
+    for cap in (2 ** 24, 2 ** 31, 2 ** 36, 2 ** 44, 2 ** 60 - 1):
+        o = ref.run_entry("func", target, [5], frame_arena=cap)
+        assert o.kind == "value", (cap, o)
+        ctx = mod.context(frame_arena_elements=cap)
+        assert ctx.run(5) == 4, cap
+        assert ctx.run(2 ** 20) == 4, cap               # a real array within it
+        over = cap + 1
+        o = ref.run_entry("func", target, [over], frame_arena=cap)
+        assert o.kind == "fault" and [v for _, v in o.record.operands] == [over, 0, cap], (cap, o)
+        ref.clear_fault()
+        with pytest.raises(cint.Fault) as ei:
+            ctx.run(over)
+        assert (ei.value.operation, ei.value.operands) == ("arena.alloc", (over, 0, cap)), cap
+        ctx.close()
+
+
 @pytest.mark.parametrize("backend", ["ref", "cpu"])
 def test_recording_carries_the_capacity(tmp_path, monkeypatch, backend):
     cint, mod = _cint(tmp_path, monkeypatch, CAPACITY_SRC, "rec")

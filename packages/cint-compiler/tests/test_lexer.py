@@ -212,3 +212,61 @@ def test_lone_cr_inside_a_literal_is_c1004():
     assert lex_error('x = "ab\rc";') == ("C1004", 1, 8)
     assert lex_error("x = '\r';") == ("C1004", 1, 6)
     assert lex_error('x = "ab\r\nc";') == ("C1034", 1, 5)
+
+
+# ----------------------------------------------------------------------------- the one-step scan of Lexer.run
+
+_TRICKY = [
+    "x as% U8; y as? I8; z as| U8; as",
+    'b"bytes" b "x" bx b',
+    "Q16.16 Q8 I64 I65 U7 T27 T3 Ix I64x _I64",
+    "for i in 0..n { } 0..=9 1.5 0x1F 0b1010 0o17 0t1N0P 1_000 007 0 00 12ab 1.e 3.x",
+    "1234567890123456789012345678901234567890 1" + "0" * 1300,
+    "a // comment at the end without a newline",
+    "a /* block /* nested */ */ b / c /= d // x\n e",
+    "a\r\nb\r\n  // c\r\n\td",
+    "x" * 255 + " " + "y" * 256,
+    "a >>= b <<= c ... .. . -> => ==",
+    "é 1",
+    "'a' '\\n' \"s {x} t\" \"\\u{41}\"",
+    "a\x07b",
+    "",
+    "\n\n   \n",
+]
+
+
+def _by_next_token(src):
+    from cint_compiler.syntax.lexer import Lexer, decode_source
+    text, _ = decode_source(src, "t.ci")
+    lx = Lexer(text, "t.ci")
+    out = []
+    while True:
+        t = lx.next_token()
+        out.append(t)
+        if t.kind == "eof":
+            return out
+
+
+def _outcome(fn, src):
+    try:
+        return ("ok", [(t.kind, t.text, repr(t.value), t.line, t.col, t.offset, t.end) for t in fn(src)])
+    except CompileError as e:
+        return ("error", e.code, e.span.line, e.span.column, e.message)
+
+
+def test_the_one_step_scan_gives_the_tokens_of_next_token():
+    """Lexer.run scans the common tokens in one step (issue 11, checking 1 MB in seconds); every token and every
+    error is next_token's, on the tricky cases above and on every .ci file of the specification and the repository."""
+    from pathlib import Path
+    from cint_compiler.syntax.lexer import Lexer, decode_source
+
+    def by_run(src):
+        text, _ = decode_source(src, "t.ci")
+        return Lexer(text, "t.ci").run()
+
+    root = Path(__file__).resolve().parents[3]
+    files = sorted(root.glob("examples/*.ci")) + sorted((root.parent / "shared").glob("**/*.ci"))
+    sources = [s.encode("utf-8") for s in _TRICKY] + [f.read_bytes() for f in files]
+    assert len(sources) > len(_TRICKY) + 5
+    for src in sources:
+        assert _outcome(by_run, src) == _outcome(_by_next_token, src), src[:80]

@@ -191,6 +191,43 @@ def test_identifiers_do_not_wrap(mod):
         ctx.close()
 
 
+@pytest.mark.clause("H-12", "P-20", "M-11", "A-8")
+def test_a_call_without_room_for_all_its_registrations_changes_nothing(mod):
+    """A call that needs several registrations and cannot have them all (max_buffers live, 256 by default, or
+    identifiers exhausted) raises before the first: no registration is left and no identifier is used, on the
+    C call path and the Python path, with bare arrays and Views alike (H-12, P-20)."""
+    x = np.arange(4, dtype=np.int64)
+    b = _bools([1, 0, 1, 1])
+    ctx = mod.context()
+    keep = [cint.borrow(np.arange(4, dtype=np.int64)) for _ in range(255)]
+    for v in keep:                                   # 255 live registrations: one more fits, two do not
+        ctx.total(v)
+    top = mod.context()
+    top.restore(_with_counter(top, 2**64 - 2))       # one identifier left (2**64 - 1 is never issued)
+    for c in (ctx, top):
+        for name, call in (("bare", lambda: c.both(x, b)), ("Views", lambda: c.both(cint.borrow(x), cint.borrow(b))),
+                           ("View and bare", lambda: c.both(cint.borrow(x), b))):
+            for _ in range(2):                       # the C call path, and again once anything is cached
+                before = _snapshot(c)
+                with pytest.raises(cint.ResourceError, match="2 registrations .*nothing changed"):
+                    call()
+                assert _snapshot(c) == before, name
+        assert c.total(x) == 6                       # one registration still fits
+    assert cint.read_checkpoint(top.checkpoint()).counters.next_buffer == 2**64 - 1
+    # a Buffer of another context, after an argument that would be registered first: refused before it
+    other = mod.context()
+    owned = cint.copy([True, False, True, True], elem="Bool")
+    assert other.both(x, owned) == 0
+    fresh = mod.context()
+    for call in (lambda: fresh.both(x, owned), lambda: fresh.both(cint.borrow(x), owned)):
+        before = _snapshot(fresh)
+        with pytest.raises(NotImplementedError, match="second context"):
+            call()
+        assert _snapshot(fresh) == before
+    for c in (ctx, top, other, fresh):
+        c.close()
+
+
 # --- item 8: a Buffer keeps its storage when its context ends ------------------------------------------
 
 @pytest.mark.clause("P-17", "6.2")

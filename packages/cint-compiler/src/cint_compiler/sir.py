@@ -87,12 +87,12 @@ class _Writer:
             o += _u32(len(v))
             for x in v:
                 self.value(x)
+        elif isinstance(v, A.Node):     # before Fraction, whose isinstance goes through ABCMeta (slow)
+            o.append(6)
+            self.node(v)
         elif isinstance(v, Fraction):
             o.append(7)
             o += encode_z(v.numerator) + encode_z(v.denominator)
-        elif isinstance(v, A.Node):
-            o.append(6)
-            self.node(v)
         else:
             raise TypeError("SIR cannot encode %r" % (v,))
 

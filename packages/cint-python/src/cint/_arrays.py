@@ -531,6 +531,9 @@ class Buffer(_exports.ExportBase):
         own storage (P-3)."""
         if self._released:
             raise StaleHandle("this Buffer was released")
+        if self._ctx is not None and self._ctx() is not ctx:
+            raise NotImplementedError("a Buffer used in a second context: in this slice a Buffer belongs to the "
+                                      "context of its first use")
         if perm and self._exports:
             raise Busy("a Buffer with %d live export%s (a memoryview, a NumPy array or a DLPack capsule of it) "
                        "cannot be an output; end the export first (6.3 P-18)"

@@ -66,6 +66,7 @@ typedef int32_t (*invoke_fn)(cint_ctx *, uint32_t, int64_t, void *const *, void 
 typedef cint_status (*register_fn)(cint_ctx *, cint_type, void *, int64_t, uint32_t, uint32_t, cint_buffer_id *,
                                    uint64_t *);
 typedef cint_status (*release_fn)(cint_ctx *, cint_buffer_id);
+typedef cint_status (*reserve_fn)(cint_ctx *, uint32_t);
 
 static PyObject *s_fuel, *s_fast, *s_last, *s_published, *s_numpy, *s_released, *s_exports, *s_epoch;
 
@@ -239,6 +240,7 @@ typedef struct {
     uint32_t index;                 /* the export's row of the reflection table */
     register_fn reg;
     release_fn rel;
+    reserve_fn reserve;             /* the library's cint_gen_registry_reserve: room for every bare borrow first */
     int64_t fuel;
     int kernel, np;
     int ctx_dict;                   /* ctx._epoch and ctx._last live in ctx's instance dict (attr_get) */
@@ -853,7 +855,12 @@ static PyObject *Caller_vectorcall(PyObject *self, PyObject *const *args, size_t
         goto undo;
     }
 
-    /* register the bare borrows, call, release */
+    /* register the bare borrows, call, release; room for all of them first, so that a call that cannot
+       have them all registers none and uses no identifier (H-12, P-20): the Python path raises */
+    if (nbare > 0 && c->reserve(h, (uint32_t)nbare) != CINT_OK) {
+        gate_open(gate);
+        goto undo;
+    }
     cint_buffer_id bids[MAXP];
     int nreg = 0;
     for (int k = 0; k < nbare; k++) {
@@ -980,7 +987,8 @@ static int get_u8(PyObject *seq, Py_ssize_t k, int lo, int hi, uint8_t *out)
    invoke: (address of the library's cintx_invoke, the export's row of the reflection table)
    params: a tuple of (name, kind, signed, bits, written, elemcode, rank, numpy types)
    result: None or (kind, tag signed, tag bits, value kind, value signed, value bits, value offset)
-   runtime: (address of cint_buffer_register_elements, address of cint_buffer_release) */
+   runtime: (address of cint_buffer_register_elements, address of cint_buffer_release, address of
+             cint_gen_registry_reserve) */
 static PyObject *Caller_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     PyObject *ctx, *gate, *entry, *outcome, *last, *inv, *params, *result, *runtime, *vt, *bt, *nd;
@@ -1036,16 +1044,18 @@ static PyObject *Caller_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     }
     memcpy(&c->invoke, &ia, sizeof ia);
     c->index = (uint32_t)ix;
-    if (PyTuple_GET_SIZE(runtime) != 2)
+    if (PyTuple_GET_SIZE(runtime) != 3)
         goto bad;
     void *ra = PyLong_AsVoidPtr(PyTuple_GET_ITEM(runtime, 0)), *rb = PyLong_AsVoidPtr(PyTuple_GET_ITEM(runtime, 1));
+    void *rc = PyLong_AsVoidPtr(PyTuple_GET_ITEM(runtime, 2));
     if (PyErr_Occurred())
         goto fail;
-    if (ra == NULL || rb == NULL)
+    if (ra == NULL || rb == NULL || rc == NULL)
         goto bad;
     /* object pointers to function pointers: the addresses come from the loaded library */
     memcpy(&c->reg, &ra, sizeof ra);
     memcpy(&c->rel, &rb, sizeof rb);
+    memcpy(&c->reserve, &rc, sizeof rc);
     for (Py_ssize_t i = 0; i < np; i++) {
         PyObject *row = PyTuple_GET_ITEM(params, i);
         if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 8 || !PyUnicode_Check(PyTuple_GET_ITEM(row, 0)))

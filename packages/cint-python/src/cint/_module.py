@@ -47,12 +47,20 @@ class _cint_copy(C.Structure):
 
 def _local_symbol(path, name):
     """st_value of ``name`` in the ELF .symtab of ``path`` (a hidden symbol), or None."""
+    return _local_symbols(path, (name,)).get(name)
+
+
+def _local_symbols(path, names):
+    """{name: st_value} of the functions among ``names`` in the ELF .symtab of ``path`` (hidden symbols);
+    a name without one is absent."""
     try:
         data = Path(path).read_bytes()
     except OSError:
-        return None
+        return {}
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        return None
+        return {}
+    wanted = {n.encode() + b"\0": n for n in names}
+    found = {}
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
     secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + k * shentsize) for k in range(shnum)]
@@ -61,13 +69,16 @@ def _local_symbol(path, name):
             continue
         strtab = secs[sh[6]]
         off, size, entsize = sh[4], sh[5], sh[9] or 24
-        want = name.encode()
         for k in range(size // entsize):
             st_name, st_info, _, _, st_value, _ = struct.unpack_from("<IBBHQQ", data, off + k * entsize)
+            if (st_info & 0xF) != 2:
+                continue
             s = strtab[4] + st_name
-            if data[s:s + len(want) + 1] == want + b"\0" and (st_info & 0xF) == 2:
-                return st_value
-    return None
+            end = data.find(b"\0", s)
+            name = wanted.get(data[s:end + 1]) if end >= 0 else None
+            if name is not None and name not in found:
+                found[name] = st_value
+    return found
 
 
 def _local_objects(path, prefix):
@@ -149,11 +160,18 @@ class Module:
         self._copies = None
         self._struct_map = None
         self._over_map = None
-        base = _local_symbol(self.path, "cint_abi_version")
-        off = _local_symbol(self.path, "cint_gen_copies")
-        if base is not None and off is not None:
-            addr = C.cast(self._dll.cint_abi_version, C.c_void_p).value - base + off
-            self._copies = C.CFUNCTYPE(C.POINTER(_cint_copy), C.c_void_p, C.POINTER(C.c_size_t))(addr)
+        self._reserve = None
+        syms = _local_symbols(self.path, ("cint_abi_version", "cint_gen_copies", "cint_gen_registry_reserve"))
+        base = syms.get("cint_abi_version")
+        if base is not None:
+            origin = C.cast(self._dll.cint_abi_version, C.c_void_p).value - base
+            if "cint_gen_copies" in syms:
+                self._copies = C.CFUNCTYPE(C.POINTER(_cint_copy), C.c_void_p, C.POINTER(C.c_size_t))(
+                    origin + syms["cint_gen_copies"])
+            if "cint_gen_registry_reserve" in syms:
+                # room for every registration of a call before the first (runtime-c cint_rt_gen.h; H-12, P-20)
+                self._reserve = C.CFUNCTYPE(C.c_int32, C.c_void_p, C.c_uint32)(
+                    origin + syms["cint_gen_registry_reserve"])
 
     def __getattr__(self, name):
         sets = self.__dict__.get("error_sets") or {}
@@ -411,6 +429,22 @@ class Context:
                                 "or its buffer identifiers are exhausted (next identifier 2**64 - 1, M-11); nothing "
                                 "changed" % what)
         raise Refused("%s was refused (status %d)" % (what, st))
+
+    def _reserve_room(self, count, what):
+        """Room for count registrations before the first of them (runtime-c cint_gen_registry_reserve): a call
+        that cannot have every registration it needs raises ResourceError having made none, so it changes
+        nothing, the next buffer identifier included (H-12, P-20). Called under the context's gate."""
+        if count <= 0 or self._module._reserve is None:
+            return
+        st = self._module._reserve(self._open(what), count)
+        if st == OK:
+            return
+        if st == RESOURCE:
+            raise ResourceError("%s: no room for the %d registration%s of this call (CINT_RESOURCE): the context "
+                                "holds max_buffers live registrations, or its buffer identifiers are exhausted "
+                                "(next identifier 2**64 - 1, M-11); nothing changed, no identifier was used"
+                                % (what, count, "" if count == 1 else "s"))
+        self._status(st, what)
 
     def _register(self, t, ptr, extent, writable, publish):
         bid, gen = C.c_uint64(), C.c_uint64()
@@ -1118,6 +1152,9 @@ class _Entry:
                                 ex.parameter = pname
                                 ex.args = ("%s: parameter %s: %s" % (self.name, pname, ex),)
                             raise
+                # room for every registration this call makes, before the first (H-12, P-20)
+                fresh = {id(v): v for kind, v, _ in plan if kind == "array" and v._registration(ctx) is None}
+                ctx._reserve_room(len(fresh), self.name)
                 cargs = []
                 for kind, v, perm in plan:
                     cargs.append(v._cview(ctx, perm) if kind == "array" else v)
@@ -1452,8 +1489,11 @@ def _caller(ctx, e):
                     return e
                 result = (3 if kind == "union" else 4, *tag, *val)
         dll = ctx._module._dll
+        if ctx._module._reserve is None:
+            return e            # no cint_gen_registry_reserve in the symbol table: the Python path
         runtime = (C.cast(dll.cint_buffer_register_elements, C.c_void_p).value,
-                   C.cast(dll.cint_buffer_release, C.c_void_p).value)
+                   C.cast(dll.cint_buffer_release, C.c_void_p).value,
+                   C.cast(ctx._module._reserve, C.c_void_p).value)
         np = sys.modules.get("numpy")
         last = (e.name, [n for n, _ in e.params])
         c = _FC.Caller(ctx, ctx._lock, e, e._c_outcome, last, (invoke, ctx._module._index[e.name]), ctx._fuel, e.kernel,

@@ -113,17 +113,49 @@ def _check_header(rec: F.Recording) -> None:
         raise F.RecordingError(0, "the recorded code does not have the recorded revision identity")
 
 
+# The source-map digest of a program, as a cpu-c17 checkpoint's envelope carries it: no program of this build has
+# a source map (the fault records of both executors have none, so they agree byte for byte), and the library's
+# program descriptor holds 32 zero bytes there (docs/encodings.md, "Build digests").
+NO_SOURCE_MAP = bytes(32)
+
+
+def build_digests_problem(rec: F.Recording, digests) -> Optional[str]:
+    """None when a checkpoint's build digests (its envelope) are those an executor writes for the recorded
+    code, else what is wrong (docs/encodings.md, "Build digests").  cpu-c17 writes exactly ``library`` (the
+    SHA-256 of the library file: another machine, compiler or build gives another, so any 32 bytes) and
+    ``source-map`` (the program's source-map digest: none, NO_SOURCE_MAP); cpu-sir-interp writes exactly
+    ``source:PATH`` for every recorded module, the SHA-256 of its recorded source."""
+    names = set(digests)
+    if names == {"library", "source-map"}:
+        if bytes(digests["source-map"]) != NO_SOURCE_MAP:
+            return "the source-map digest is not the recorded program's (it has no source map: 32 zero bytes)"
+        return None
+    mods = rec.revisions[0][1]
+    want = {"source:" + m.path: hashlib.sha256(m.source).digest() for m in mods}
+    if names == set(want):
+        for name in sorted(want):
+            if bytes(digests[name]) != want[name]:
+                return "the digest %s is not the SHA-256 of the recorded source of %s" % (name, name[7:])
+        return None
+    shown = ", ".join(sorted(names)[:4]) + (", ..." if len(names) > 4 else "")
+    return ("the build digests (%s) are those of no executor: cpu-c17 writes library and source-map, "
+            "cpu-sir-interp source:PATH for each recorded module" % (shown or "none"))
+
+
 def _check_checkpoints(rec: F.Recording, decode) -> None:
-    """Every checkpoint the recording holds decodes, is of its revision, and is of the state its event
-    names: a checkpoint event's state hash, a restore event's restored hash (full mode)."""
+    """Every checkpoint the recording holds decodes, is of its revision, is of the state its event names (a
+    checkpoint event's state hash, a restore event's restored hash; full mode), and has the build digests of
+    an executor for the recorded code; the checkpoints the recorded context took itself (the initial one and
+    every checkpoint event's) have the same build digests, one executor's (docs/encodings.md)."""
     h = rec.header
-    blobs = [("the initial checkpoint", rec.initial, None)]
+    blobs = [("the initial checkpoint", rec.initial, None, True)]
     for ev in rec.events:
         if ev.kind == F.CHECKPOINT and ev.fields.get("data") is not None:
-            blobs.append(("the checkpoint of event %d" % ev.index, ev.fields["data"], ev.fields["state_hash"]))
+            blobs.append(("the checkpoint of event %d" % ev.index, ev.fields["data"], ev.fields["state_hash"], True))
         elif ev.kind == F.RESTORE and ev.fields.get("data") is not None:
-            blobs.append(("the checkpoint of event %d" % ev.index, ev.fields["data"], ev.fields["restored"]))
-    for what, b, want in blobs:
+            blobs.append(("the checkpoint of event %d" % ev.index, ev.fields["data"], ev.fields["restored"], False))
+    own = None            # the build digests of the recorded context's own checkpoints
+    for what, b, want, taken in blobs:
         try:
             cp = decode(b)
         except F.RecordingError:
@@ -138,6 +170,16 @@ def _check_checkpoints(rec: F.Recording, decode) -> None:
             raise F.RecordingError(0, "%s is not of the state its event names" % what,
                                    "its state hash is %s..., the event says %s..." % (
                                        hashlib.sha256(cp.state_bytes).hexdigest()[:16], bytes(want).hex()[:16]))
+        why = build_digests_problem(rec, cp.digests)
+        if why is not None:
+            raise F.RecordingError(0, "%s has build digests of no executor for the recorded code" % what, why)
+        if taken:
+            digests = sorted((k, bytes(v)) for k, v in cp.digests.items())
+            if own is None:
+                own = digests
+            elif digests != own:
+                raise F.RecordingError(0, "%s has other build digests than the initial checkpoint" % what,
+                                       "the recorded context took both, so one executor and one build wrote them")
     for ev in rec.events:
         if ev.kind == F.ENTRY and h.mode == "full":
             ev.fields["decoded"] = F.decode_args(ev.fields["args"], ev.fields["name"])

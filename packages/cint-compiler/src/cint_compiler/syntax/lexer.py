@@ -56,6 +56,13 @@ _OPS_BY_FIRST = {}
 for _op in _OPERATORS:
     _OPS_BY_FIRST.setdefault(_op[0], []).append(_op)
 
+# Lexer.run's one-step scan of the common tokens (the others go through next_token, which is the definition):
+# the spaces, newlines and line comments before a token (group 1), then a plain identifier or keyword (i), a
+# decimal literal of at most 31 digits without separators, prefix or fraction (n; C1022, C1024 and fractions
+# take the long way), or an operator that does not begin with `/` (o).
+_FAST_RE = re.compile(r"([ \t\r]*(?:(?://[^\n]*)?\n[ \t\r]*)*)(?:(?P<i>[A-Za-z_][A-Za-z0-9_]*)"
+                      r"|(?P<n>(?:[1-9][0-9]{0,30}|0)(?![0-9A-Za-z_]|\.[0-9]))|(?P<o>"
+                      + "|".join(re.escape(op) for op in _OPERATORS if op[0] != "/") + "))")
 _RESERVED_TYPE_RE = re.compile(r"[IUQT][0-9]+\Z")
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _QTYPE_TAIL_RE = re.compile(r"\.[0-9]+")
@@ -212,12 +219,45 @@ class Lexer:
     # ------------------------------------------------------------------ main loop
 
     def run(self) -> List[Token]:
+        """Every token to the end. The common ones (plain identifiers and keywords, short decimal literals,
+        operators, with the spaces, newlines and line comments before them) are scanned by one match of
+        _FAST_RE each, giving the tokens next_token gives; everything else is next_token's (issue 11)."""
         toks = []
+        append = toks.append
+        text, end = self.text, self.end
+        match, keywords, reserved = _FAST_RE.match, KEYWORDS, _RESERVED_TYPE_RE.match
+        pos, line, line_start = self.pos, self.line, self.line_start
         while True:
+            m = match(text, pos, end)
+            if m is not None:
+                s, st = m.span(1)
+                if s != st and text.find("\n", s, st) >= 0:
+                    line += text.count("\n", s, st)
+                    line_start = text.rfind("\n", s, st) + 1
+                g = m.lastgroup
+                e = m.end()
+                w = text[st:e]
+                if g == "o":
+                    append(Token(w, w, None, line, st - line_start + 1, st, e))
+                    pos = e
+                    continue
+                if g == "n":
+                    append(Token("int", w, int(w), line, st - line_start + 1, st, e))
+                    pos = e
+                    continue
+                if len(w) <= 255 and w != "as" and not (w == "b" and e < end and text[e] == '"') and \
+                        not (w[0] in "IUQT" and reserved(w)):
+                    append(Token(w, w, None, line, st - line_start + 1, st, e) if w in keywords else
+                           Token("ident", w, w, line, st - line_start + 1, st, e))
+                    pos = e
+                    continue
+                pos = st
+            self.pos, self.line, self.line_start = pos, line, line_start
             t = self.next_token()
-            toks.append(t)
+            append(t)
             if t.kind == "eof":
                 return toks
+            pos, line, line_start = self.pos, self.line, self.line_start
 
     def skip_space(self):
         text, end = self.text, self.end

@@ -327,8 +327,9 @@ class Parser:
     def binary(self, min_bp: int) -> A.Expr:
         left = self.conv_expr()
         count = 0
+        toks = self.toks
         while True:
-            op = self.tok.kind
+            op = toks[self.i].kind
             bp = BINARY_BP.get(op)
             if bp is None or bp < min_bp:
                 return left
@@ -365,7 +366,7 @@ class Parser:
 
     def conv_expr(self) -> A.Expr:
         e = self.unary()
-        while self.tok.kind in CONV_OPS:
+        while self.toks[self.i].kind in CONV_OPS:
             at = self.next()
             if isinstance(e, A.Unary):
                 raise self.err("C2101", e.span, "a unary `%s` directly followed by a conversion needs parentheses: "
@@ -382,7 +383,7 @@ class Parser:
         return None
 
     def unary(self) -> A.Expr:
-        t = self.tok
+        t = self.toks[self.i]
         k = t.kind
         if k == "-":
             nt = self.peek()
@@ -407,8 +408,9 @@ class Parser:
     def postfix(self) -> A.Expr:
         start = self.i
         e = self.primary()
+        toks = self.toks
         while True:
-            k = self.tok.kind
+            k = toks[self.i].kind
             if k == "(":
                 e = self.call(e)
             elif k == "[":
@@ -419,7 +421,7 @@ class Parser:
                 e = A.Member(e, nt.text, span=self.sp(nt))
             else:
                 break
-        if self.tok.kind in ("++", "--") and start != self.incdec_ok:
+        if toks[self.i].kind in ("++", "--") and start != self.incdec_ok:
             # at the operator: the offending construct is the `++`/`--` (LS-313 row C1042), as the public
             # suite's frozen diag/c1042_increment_in_expression has it (docs/language.md decision 22)
             raise self.err("C1042", self.sp(self.tok), "`%s` is a statement, not an expression (spec: LS-166)"
@@ -488,7 +490,7 @@ class Parser:
         return lo
 
     def primary(self) -> A.Expr:
-        t = self.tok
+        t = self.toks[self.i]
         k = t.kind
         if k in ("int", "char"):
             self.next()
@@ -690,7 +692,7 @@ class Parser:
         return cond
 
     def statement(self) -> A.Stmt:
-        t = self.tok
+        t = self.toks[self.i]
         k = t.kind
         if k == "{":
             return self.block()

@@ -5,82 +5,18 @@ the dispatching function; the work-item body (`kb_...`) takes a pointer to it in
 parameter and adds its contribution with `cintg_reduce_add` (one step; `fold_checked` is checked there).
 After the last work-item the dispatch enters its epilogue phase (`cint_gen_dispatch_epilogue`), checks each
 reduction in source order with `cintg_reduce_end`, ends the dispatch, and only then stores the values
-into the scalar `out` arguments.  Targets and contributions of I8..U64 only (wider ones: C9102)."""
+into the scalar `out` arguments.  Targets and contributions of I8..U64 only (wider ones: C9102).
+`cintg_racc`, `cintg_reduce_add` (inline) and `cintg_reduce_end` are runtime C, in
+runtime-c/include/cint_rt_prelude.h and src/prelude.c, which every translation unit includes (docs/runtime.md)."""
 from __future__ import annotations
 
 from cint_compiler.semantics.types import ArrayType, IntType
 
 KINDS = {"sum": 0, "fold_checked": 1, "sum_wrap": 2, "sum_sat": 3, "min": 4, "max": 5, "count": 6}
 
-HELPERS = r"""
-/* --- kernel reductions (docs/language.md decision 23) ----------------------------------- */
-typedef struct cintg_racc { int64_t n; cintg_i128 v; } cintg_racc;
-static CINTG_UNUSED int cintg_rfault(cint_ctx *ctx, const cint_gen_at *at, const char *op, const cint_tvalue *ops,
-                                     uint16_t n, cintg_i128 v, uint32_t ttag, cintg_i128 lo, cintg_i128 hi)
-{
-    uint8_t ex[16];
-    cint_tvalue lim;
-    for (int k = 0; k < 16; k++) ex[k] = (uint8_t)((cintg_u128)v >> (8 * k));
-    cint_tv_int(&lim, ttag, (uint64_t)(v > hi ? hi : lo));
-    const cint_gen_fault f = {CINT_E_OVERFLOW, n, 16u, op, ops, ex, &lim};
-    return cint_gen_raise(ctx, at, &f);
-}
-/* One contribution x; kind 0 sum, 1 fold_checked, 2 sum_wrap, 3 sum_sat, 4 min, 5 max, 6 count; lo..hi is
-   the range of the target type. Fewer than 2^63 contributions below 2^64 in magnitude: no 128-bit overflow. */
-static CINTG_UNUSED int cintg_reduce_add(cint_ctx *ctx, const cint_gen_at *at, cintg_racc *r, int kind, cintg_i128 x,
-                                         uint32_t ttag, cintg_i128 lo, cintg_i128 hi, const char *op)
-{
-    cintg_i128 t = r->v + x;
-    switch (kind) {
-    case 1:
-        if (t < lo || t > hi) {
-            cint_tvalue ops[3];
-            cint_tv_i64(&ops[0], r->n);
-            cint_tv_int(&ops[1], ttag, (uint64_t)r->v);
-            cint_tv_int(&ops[2], ttag, (uint64_t)x);
-            return cintg_rfault(ctx, at, op, ops, 3u, t, ttag, lo, hi);
-        }
-        r->v = t;
-        break;
-    case 3: r->v = t < lo ? lo : t > hi ? hi : t; break;
-    case 4: if (r->n == 0 || x < r->v) r->v = x; break;
-    case 5: if (r->n == 0 || x > r->v) r->v = x; break;
-    case 6: r->v += x != 0; break;
-    default: r->v = t; break;
-    }
-    r->n++;
-    return 0;
-}
-/* The epilogue check of one reduction; the value's bits (two's complement, modulo 2^64) into *out. */
-static CINTG_UNUSED int cintg_reduce_end(cint_ctx *ctx, const cint_gen_at *at, const cintg_racc *r, int kind,
-                                         uint32_t ttag, cintg_i128 lo, cintg_i128 hi, const char *op, uint64_t *out)
-{
-    if (kind == 0 && (r->v < lo || r->v > hi)) {
-        cint_tvalue o;
-        cint_tv_i64(&o, r->n);
-        return cintg_rfault(ctx, at, op, &o, 1u, r->v, ttag, lo, hi);
-    }
-    if ((kind == 4 || kind == 5) && r->n == 0) {
-        cint_tvalue o;
-        cint_tv_i64(&o, 0);
-        const cint_gen_fault f = {CINT_E_SHAPE, 1u, 0u, op, &o, NULL, NULL};
-        return cint_gen_raise(ctx, at, &f);
-    }
-    *out = (uint64_t)(cintg_u128)r->v;
-    return 0;
-}
-"""
-
 
 def _narrow(t):
     return isinstance(t, IntType) and t.bits <= 64
-
-
-def helpers(em):
-    """Adds the helpers once to the translation unit (after the prelude, before every body)."""
-    if not em.__dict__.get("reduce_helpers"):
-        em.reduce_helpers = True
-        em.typedefs.append(HELPERS)
 
 
 def is_target(p) -> bool:
@@ -114,7 +50,6 @@ def s_reduce(em, s, lines):
     from cint_compiler.backend.c17.emit import refuse
     if not (_narrow(s.T) and (s.form == "count" or _narrow(s.elem))):
         raise refuse(s.span, "a `reduce` of a type wider than 64 bits")
-    helpers(em)
     x = em.tmp(em.ctype(s.arg.ty, s.arg.span), lines, em.expr(s.arg, lines))
     lo, hi = _range(em, s.T)
     lines.append("if (cintg_reduce_add(ctx, %s, %s, %d, (cintg_i128)%s, %s, %s, %s, \"%s\")) goto fail;" % (
@@ -127,7 +62,6 @@ def dispatch_accumulators(em, e, name, lines):
     out = {}
     for r in getattr(info.decl, "reduces", None) or []:
         k = info.params.index(r.sym)
-        helpers(em)
         init = "(cintg_i128)%s" % _range_lit(r.T, r.init) if r.form == "fold_checked" else "0"
         lines.append("cintg_racc %s_R%d = {0, %s};" % (name, k, init))
         out[k] = "&%s_R%d" % (name, k)
