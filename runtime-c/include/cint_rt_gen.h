@@ -415,6 +415,10 @@ int cint_gen_narrow_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t from, u
 /* E_BOUNDS index.checked.<E>: the index (with the dimension at rank 2 and above), limit the
    extent (IM-186). */
 int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t dim, int64_t index);
+/* E_ASSERT assert.checked.bool of a failed `assert` (LS-191): with nops 2, the two compared operands
+   (integers or Bool of types atag and btag, as uint64_t bits); with nops 0, none. */
+int cint_gen_assert_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t nops, uint32_t atag, uint64_t a,
+                          uint32_t btag, uint64_t b);
 /* E_SHAPE decl.shape: a local array declared with the negative extent extent in dimension dim (operands
    I64 dim, I64 extent; limit I64 0). */
 int cint_gen_decl_shape_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t dim, int64_t extent);

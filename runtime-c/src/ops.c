@@ -216,6 +216,24 @@ int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_ar
     return cint_gen_index_fault_of(ctx, at, a->type, a->rank, dim < 4 ? a->shape[dim] : 0, dim, index);
 }
 
+int cint_gen_assert_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t nops, uint32_t atag, uint64_t a,
+                          uint32_t btag, uint64_t b)
+{
+    cint_tvalue ops[2];
+    cint_gen_fault f;
+    memset(&f, 0, sizeof f);
+    f.code = CINT_E_ASSERT;
+    f.operation = "assert.checked.bool";
+    if (nops == 2u) {
+        cint_tv_int(&ops[0], atag, a);
+        cint_tv_int(&ops[1], btag, b);
+        f.operands = ops;
+        f.operand_count = 2;
+    }
+    rt_raise(ctx, at, &f);
+    return 1;
+}
+
 int cint_gen_decl_shape_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t dim, int64_t extent)
 {
     cint_tvalue ops[2], limit;

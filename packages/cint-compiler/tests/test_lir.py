@@ -628,3 +628,29 @@ def test_switch_cases_ranges_fallthrough_and_jumps_as_the_reference(tmp_path, la
     src = SWITCH.replace("LAST", last)
     assert ops(lowered(src, "classify"), L.Switch)
     both(tmp_path, src, name="sw%s" % last)
+
+
+ASSERTS = """
+I64 check[n](in I64[n] xs, I64 limit) {
+    I64 s = 0;
+    for x in xs {
+        assert(x < limit, "each below the limit");
+        s += x;
+        assert(s != 77);
+    }
+    assert((s > 0) == true);
+    return s;
+}
+
+void run() {
+    I64[4] xs = [A, B, 3, 4];
+    "{check(xs, 50)}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("a,b", [("1", "2"), ("60", "2"), ("70", "4"), ("-9", "-9")])
+def test_asserts_fault_with_the_compared_values_as_the_reference(tmp_path, a, b):
+    src = ASSERTS.replace("A", a).replace("B", b)
+    assert ops(lowered(src, "check"), L.Assert)
+    both(tmp_path, src, name="as%s_%s" % (a.strip("-"), b.strip("-")))

@@ -380,6 +380,20 @@ class Lowerer:
                 return op
         raise L.NotLowered(s.span, "this jump")
 
+    def s_Assert(self, s):
+        c = s.cond      # as the tree-walking emitter: a comparison of integers or Bool reports both sides
+        if isinstance(c, A.Binary) and c.op in CMP_OPS and isinstance(c.left.ty, (IntType, BoolType)):
+            if not scalar(c.left.ty):
+                raise L.NotLowered(s.span, "an assert over %s" % c.left.ty)
+            a = self.snapshot(self.expr(c.left))
+            b = self.snapshot(self.expr(c.right))
+            self.emit(L.Assert(c.op, a, b, site=s.span))
+            return
+        self.emit(L.Assert(None, self.expr(s.cond), site=s.span))
+
+    def s_StaticAssert(self, s):
+        pass
+
     def s_Switch(self, s):
         if s.key_kind not in ("int", "bool") or not scalar(s.scrutinee.ty):
             raise L.NotLowered(s.span, "a switch over %s" % s.scrutinee.ty)

@@ -283,6 +283,15 @@ class Steps(Op):
 
 
 @dataclass(eq=False)
+class Assert(Op):
+    """`assert(a OP b)` (cmp OP, the compared values the fault's operands) or `assert(c)` (cmp None, a the
+    condition): E_ASSERT assert.checked.bool at site when it does not hold (LS-191); no step."""
+    cmp: Optional[str]
+    a: Val
+    b: Optional[Val] = None
+
+
+@dataclass(eq=False)
 class Charge(Op):
     """A fuel charge of `units` at site (fuel-v1, IM-139): E_FUEL fuel.charge when it would pass the
     budget.  Loops charge through their own `charge` flag; this is for the other charge points."""
@@ -512,6 +521,8 @@ def format_op(op, out: List[str], ind: str):
         out.append("%s%s = load %s" % (ind, op.dst, op.ref))
     elif isinstance(op, Store):
         out.append("%sstore %s, %s" % (ind, op.ref, op.src))
+    elif isinstance(op, Assert):
+        out.append("%sassert %s%s%s" % (ind, op.a, "" if op.cmp is None else " %s %s" % (op.cmp, op.b), _site(op)))
     elif isinstance(op, Steps):
         out.append("%ssteps %d" % (ind, op.n))
     elif isinstance(op, Charge):

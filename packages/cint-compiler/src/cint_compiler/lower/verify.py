@@ -9,7 +9,7 @@ class VerifyError(AssertionError):
     """A broken rule, with the pass after which it was found."""
 
 
-OPS = (L.View, L.Switch, L.LocalArray, L.Scope, L.Let, L.Arith, L.Neg, L.Cmp, L.Bitwise, L.MinMax, L.Conv, L.Elem, L.Extent, L.Load, L.Store, L.Steps,
+OPS = (L.Assert, L.View, L.Switch, L.LocalArray, L.Scope, L.Let, L.Arith, L.Neg, L.Cmp, L.Bitwise, L.MinMax, L.Conv, L.Elem, L.Extent, L.Load, L.Store, L.Steps,
        L.Charge, L.Call, L.Reduce, L.If, L.ForRange, L.Loop, L.Break, L.Continue, L.Return)
 
 
@@ -116,6 +116,12 @@ def verify(fn: L.Function, after: str):
                 use(op, x)
         elif isinstance(op, L.Scope):
             block(op.body, loops)
+        elif isinstance(op, L.Assert):
+            use(op, op.a)
+            if op.cmp is not None:
+                use(op, op.b)
+            if op.site is None:
+                bad(op, "an assert without a site")
         elif isinstance(op, L.View):
             if op.arr.kind != "view" or len(op.items) > op.base.rank or op.site is None:
                 bad(op, "a view of %d items over rank %d" % (len(op.items), op.base.rank))

@@ -351,7 +351,7 @@ def _flaggable(fn, body) -> bool:
     ranges (unrolled), no jump, every index proved in range from values that are exact whatever the flags."""
     exact = set()
     for op in L.walk(body):
-        if isinstance(op, (L.Loop, L.Break, L.Continue, L.Return, L.Call, L.Switch)):
+        if isinstance(op, (L.Loop, L.Break, L.Continue, L.Return, L.Call, L.Switch, L.Assert)):
             return False
         if isinstance(op, L.ForRange):
             if not (isinstance(op.lo, L.Imm) and isinstance(op.hi, L.Imm)):

@@ -280,6 +280,16 @@ class FnWriter(ArithMixin, LoopMixin):
                 w("const int64_t %s_%s_%d CINTG_UNUSED = vw_%s.%s[%d];" % (f, a.name, k, a.name, x, k))
         self.count(op)
 
+    def o_Assert(self, op: L.Assert):
+        at = self.at(op.site)
+        a = self.val(op.a)
+        if op.cmp is None:
+            self.fault("!%s" % a, "cint_gen_assert_fault(ctx, %s, 0u, 0u, 0u, 0u, 0u)" % at)
+            return
+        b = self.val(op.b)
+        self.fault("!(%s %s %s)" % (a, op.cmp, b), "cint_gen_assert_fault(ctx, %s, 2u, %s, (uint64_t)%s, %s, "
+                   "(uint64_t)%s)" % (at, tag(op.a.ty), a, tag(op.b.ty), b))
+
     def o_Scope(self, op: L.Scope):
         w = self.w
         n = self.label("fe")
