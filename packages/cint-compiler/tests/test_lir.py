@@ -156,12 +156,13 @@ def test_every_function_of_the_spec_examples_and_the_public_cases_lowers_and_ver
 
 def test_cint_lower_prints_the_lir_and_what_stays_with_the_tree_walker(tmp_path):
     src = tmp_path / "k.ci"
-    src.write_text(KERNELS + "\nI64 twice(I64 x) { I64[2] a = [x, x]; return sum(a); }\n", encoding="utf-8")
+    src.write_text(KERNELS + "\nstruct P {\n    I64 a;\n}\nI64 twice(I64 x) { P p = P(x); return p.a; }\n",
+                   encoding="utf-8")
     r = subprocess.run([sys.executable, "-m", "cint_compiler", "lower", str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "&2 = index.checked.i32 @x[%3] !" in r.stdout
     assert "add.checked.i64 $i, $k.2  @7:30 step proved" in r.stdout
-    assert "function twice: not lowered (a declaration of I64[2] at 32:27)" in r.stdout
+    assert "function twice: not lowered (a declaration of P at 35:22)" in r.stdout
     r = subprocess.run([sys.executable, "-m", "cint_compiler", "lower", str(src), "--function", "nope"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "no function or kernel named nope" in r.stderr
@@ -654,3 +655,30 @@ def test_asserts_fault_with_the_compared_values_as_the_reference(tmp_path, a, b)
     src = ASSERTS.replace("A", a).replace("B", b)
     assert ops(lowered(src, "check"), L.Assert)
     both(tmp_path, src, name="as%s_%s" % (a.strip("-"), b.strip("-")))
+
+
+FOLDED = """
+kernel fold[n](in I64[n] x, out I64[n] y) over [i: n] {
+    const I64[2] L = [2 * 3, -(1 + 1)];
+    y[i] = x[i] * (4 * 5) + L[i % 2];
+}
+
+void run() {
+    I64[1500] x;
+    for i in 0..1500 {
+        x[i] = i as I64;
+    }
+    x[POS] = 461168601842738791;
+    I64[1500] y;
+    fold(x, y);
+    "{y[1499]}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("pos", [7, 1030])
+def test_the_steps_of_folded_constants_count_in_fast_and_exact_kernels(tmp_path, pos):
+    fn = lowered(FOLDED.replace("POS", str(pos)), "fold")
+    assert [op.n for op in ops(fn, L.Steps)] == [3, 1]     # 2 * 3, 1 + 1 and its -, then 4 * 5
+    text = both(tmp_path, FOLDED.replace("POS", str(pos)), name="fd%d" % pos)
+    assert "fault.address 0 %d 6\n" % pos in text

@@ -54,7 +54,7 @@ def _name_of(d):
 def lower(info, kernel: bool = False, kvariant: bool = False) -> L.Function:
     """The LIR of the checked function or kernel `info`; kvariant: the work-item form of a function
     (steps counted on its caller's ordinal, LS-250).  Raises NotLowered for what LIR does not cover."""
-    return Lowerer(info, kernel or kvariant).function()
+    return Lowerer(info, kernel or kvariant or info.is_kernel).function()
 
 
 class Lowerer:
