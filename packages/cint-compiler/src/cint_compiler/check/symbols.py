@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.operators import CMP_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.diagnostics import CompileError, Span
@@ -192,7 +193,7 @@ def bitfield_fault(bf, v):
     lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if t.signed else (0, (1 << w) - 1)
     if lo <= v <= hi:
         return None
-    return MachineFault("E_NARROW", "bitfield.checked.%s" % t.token, [(t, v)], v, (t, hi if v > hi else lo))
+    return MachineFault("E_NARROW", O.op("bitfield", "checked", t), [(t, v)], v, (t, hi if v > hi else lo))
 
 
 def where_value(x, sizes):

@@ -22,6 +22,7 @@ from typing import Dict, List
 
 from cint_abi.state import IDENTIFIER_EXHAUSTED
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.faults import MachineFault
 from cint_compiler.semantics.types import I64, U8, U32, U64, ArenaType, PoolType
 from cint_compiler.semantics.values import ArrayValue, ErrorValue, Storage, copy_value
@@ -149,10 +150,10 @@ class Memory:
         return 0 <= n <= a.capacity - a.used
 
     def _bounds(self, a, n):
-        return MachineFault("E_BOUNDS", "arena.alloc", [(I64, n), (I64, a.used), (I64, a.capacity)], None, None)
+        return MachineFault("E_BOUNDS", O.ARENA_ALLOC, [(I64, n), (I64, a.used), (I64, a.capacity)], None, None)
 
     def alloc(self, a: ArenaObj, n, result=False):
-        self._live_arena(a, "arena.alloc")
+        self._live_arena(a, O.ARENA_ALLOC)
         if not self._bump(a, n):
             if result:
                 return ("err", ALLOC_FULL)
@@ -165,11 +166,11 @@ class Memory:
         return ("ok", h) if result else h
 
     def child(self, a: ArenaObj, n):
-        self._live_arena(a, "arena.alloc")
+        self._live_arena(a, O.ARENA_ALLOC)
         if not self._bump(a, n):
             raise self._bounds(a, n)
         if self.next_arena >= IDENTIFIER_EXHAUSTED:     # M-11: no identifier left (cpu-c17: CINT_RESOURCE)
-            raise MachineFault("E_UNSUPPORTED", "host.resource", [], None, None)
+            raise MachineFault("E_UNSUPPORTED", O.HOST_RESOURCE, [], None, None)
         c = ArenaObj(self.next_arena, None, a, a.elem, n, a.storage, a.base + a.used)
         self.next_arena += 1
         a.used += n
@@ -178,7 +179,7 @@ class Memory:
         return c
 
     def reset(self, a: ArenaObj):
-        self._live_arena(a, "arena.reset")
+        self._live_arena(a, O.ARENA_RESET)
         a.used = 0
         for c in a.children:
             self._retire(c)
@@ -193,7 +194,7 @@ class Memory:
         for c in a.children:
             self._retire(c)
 
-    def check_arena(self, a: ArenaObj, h: HandleValue, op="handle.check"):
+    def check_arena(self, a: ArenaObj, h: HandleValue, op=O.HANDLE_CHECK):
         """The handle check of ``a[h]`` (and of every access through a view of it); the order of the checks:
         null, container, retired, generation, range (decision 24, point 4)."""
         if h.kind == KIND_NULL:
@@ -229,14 +230,14 @@ class Memory:
         else:
             if result:
                 return ("err", ALLOC_FULL)
-            raise MachineFault("E_BOUNDS", "pool.insert", [(I64, p.occupied), (I64, p.retired), (I64, p.capacity)],
+            raise MachineFault("E_BOUNDS", O.POOL_INSERT, [(I64, p.occupied), (I64, p.retired), (I64, p.capacity)],
                                None, None)
         s.occupied = True
         s.value = copy_value(v)
         h = HandleValue(k, 1, s.generation, p.id, KIND_POOL)
         return ("ok", h) if result else h
 
-    def check_pool(self, p: PoolObj, h: HandleValue, op="pool.deref") -> PoolSlot:
+    def check_pool(self, p: PoolObj, h: HandleValue, op=O.POOL_DEREF) -> PoolSlot:
         if h.kind == KIND_NULL:
             raise _stale(op, h, 0, R_NULL)
         if h.kind != KIND_POOL or h.container != p.id:

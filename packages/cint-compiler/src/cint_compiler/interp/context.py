@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 from typing import Callable, List, Optional
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
@@ -261,7 +262,7 @@ class Evaluator:
         inner_shape = vals[0].shape if vals else tuple(0 for _ in t.dims[1:])
         for item, v in zip(e.items, vals):
             if v.shape != inner_shape:       # a row of another length: a fault of the row, with a record
-                self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, 1), (I64, v.shape[0])], None,
+                self.fault(MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, 1), (I64, v.shape[0])], None,
                                         (I64, inner_shape[0])), item.span)
         cells = []
         for v in vals:
@@ -283,7 +284,7 @@ class Evaluator:
         if isinstance(base, (bytes, LiveStr)):
             i = idx[0]
             if not 0 <= i < len(base):
-                self.fault(MachineFault("E_BOUNDS", "index.checked.u8", [(I64, i)], None, (I64, len(base))), e.span,
+                self.fault(MachineFault("E_BOUNDS", O.index("u8"), [(I64, i)], None, (I64, len(base))), e.span,
                            st)
             return base[i]
         off = self.index_offset(base, idx, e, st)
@@ -306,7 +307,6 @@ class Evaluator:
 
     def view_of(self, arr: ArrayValue, e, vals, st):
         elem = arr.elem
-        token = "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
         origin = arr.origin
         shape, strides, lower = [], [], []
         for d, (ext, lo, stride) in enumerate(zip(arr.shape, arr.lower, arr.strides)):
@@ -321,14 +321,14 @@ class Evaluator:
                 k = v - lo
                 if not 0 <= k < ext:
                     ops = [(I64, v)] if arr.rank == 1 else [(I64, d), (I64, v)]
-                    self.fault(MachineFault("E_BOUNDS", "index.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+                    self.fault(MachineFault("E_BOUNDS", O.index(elem), ops, None, (I64, ext)), e.span, st)
                 origin += k * stride
                 continue
             step = it.step.cval if it.step is not None else 1
             f, g, ok, n = _Checker.slice_fill(v[0], v[1], it.inclusive, step, lo, ext)
             if not ok:
                 ops = [(I64, f), (I64, g)] if arr.rank == 1 else [(I64, d), (I64, f), (I64, g)]
-                self.fault(MachineFault("E_BOUNDS", "slice.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+                self.fault(MachineFault("E_BOUNDS", O.slice_(elem), ops, None, (I64, ext)), e.span, st)
             if n:
                 origin += (f - lo) * stride
             shape.append(n)
@@ -367,13 +367,13 @@ class Evaluator:
         """Copy ``src`` into ``dst`` in row-major logical order: copy.shape, then copy.alias (LS-70, IM-187)."""
         if tuple(dst.shape) != tuple(src.shape):
             k = next(i for i, (x, y) in enumerate(zip(dst.shape, src.shape)) if x != y)
-            raise MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, src.shape[k])], None, (I64, dst.shape[k]))
+            raise MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, k), (I64, src.shape[k])], None, (I64, dst.shape[k]))
         if dst.storage is src.storage:
             rel = _Checker.view_relation((dst.origin, dst.shape, dst.strides), (src.origin, src.shape, src.strides))
             if rel == "identical":
                 return                          # T3: the same view, no effect
             if rel == "overlap":
-                raise MachineFault("E_ALIAS", "copy.alias", [])
+                raise MachineFault("E_ALIAS", O.COPY_ALIAS, [])
         for i, j in zip(dst.indices(), src.indices()):
             dst.set(i, assign_value(dst.get(i), src.get(j)))
 
@@ -381,13 +381,12 @@ class Evaluator:
         if getattr(arr, "guard", None) is not None:
             self.mem_guard(arr, e.span)
         elem = arr.elem
-        token = "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
         off = arr.origin
         for d, (i, ext, lo, stride) in enumerate(zip(idx, arr.shape, arr.lower, arr.strides)):
             k = i - lo
             if not 0 <= k < ext:
                 ops = [(I64, i)] if arr.rank == 1 else [(I64, d), (I64, i)]
-                self.fault(MachineFault("E_BOUNDS", "index.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+                self.fault(MachineFault("E_BOUNDS", O.index(elem), ops, None, (I64, ext)), e.span, st)
             off += k * stride
         return off
 
@@ -406,7 +405,7 @@ class Evaluator:
                 if isinstance(ft, ArrayType):
                     if tuple(v.shape) != tuple(d for d in ft.dims):
                         d = next(k for k, (x, y) in enumerate(zip(v.shape, ft.dims)) if x != y)
-                        self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, d), (I64, v.shape[d])], None,
+                        self.fault(MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, d), (I64, v.shape[d])], None,
                                                 (I64, ft.dims[d])), e.span)
             for (n, ft, w), v in zip(e.stype.fields, vals):
                 if w is not None:
@@ -431,7 +430,7 @@ class Evaluator:
         return vals
 
     def call(self, e, env):
-        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
+        raise MachineFault("E_UNSUPPORTED", O.DISPATCH_ADMIT)
 
     def builtin(self, e, env):
         name = e.bname
@@ -512,7 +511,7 @@ class Evaluator:
             self.fault(mf, e.callee.span, st)
 
     def reduction(self, e, name, vals, st):
-        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
+        raise MachineFault("E_UNSUPPORTED", O.DISPATCH_ADMIT)
 
 
 def _from_cells(elem, shape, cells):
@@ -653,9 +652,9 @@ class Context(Evaluator, MemoryExec):
         if n == 0:
             return
         if self.budget is not None and self.fuel + n > self.budget:
-            self.fault(MachineFault("E_FUEL", "fuel.charge", [], None, (I64, self.budget)), span)
+            self.fault(MachineFault("E_FUEL", O.FUEL_CHARGE, [], None, (I64, self.budget)), span)
         if self.fuel + n > I64_MAX:
-            self.fault(MachineFault("E_FUEL", "fuel.charge", [], None, (I64, I64_MAX)), span)
+            self.fault(MachineFault("E_FUEL", O.FUEL_CHARGE, [], None, (I64, I64_MAX)), span)
         self.fuel += n
 
     def emit(self, data: bytes):
@@ -693,7 +692,7 @@ class Context(Evaluator, MemoryExec):
         rtype = VOID
         try:
             if depth > self.FRAME_LIMIT:
-                self.fault(MachineFault("E_UNSUPPORTED", "call.enter", [(I64, depth)], None,
+                self.fault(MachineFault("E_UNSUPPORTED", O.CALL_ENTER, [(I64, depth)], None,
                                         (I64, self.FRAME_LIMIT)), self._entry_span(kind, target))
             if kind == "func":
                 rtype = target.result
@@ -748,7 +747,7 @@ class Context(Evaluator, MemoryExec):
             self.check_where(info, bound, call_span)
         if not entry:
             if self.depth + 1 > self.depth_limit:
-                self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), call_span)
+                self.fault(MachineFault("E_DEPTH", O.CALL_ENTER, [], None, (I64, self.depth_limit)), call_span)
         self.depth += 1
         self.charge(1, call_span)
         if resume is not None:
@@ -777,7 +776,7 @@ class Context(Evaluator, MemoryExec):
             return
         ops = where_failure(w, {s.name: bound.get(s.name, 0) for s in info.size_params})
         if ops is not None:
-            self.fault(MachineFault("E_SHAPE", "bind.where", ops), span)
+            self.fault(MachineFault("E_SHAPE", O.BIND_WHERE, ops), span)
 
     def bind_sizes(self, info, args, env, span, kernel=False, host=False):
         bound = {}
@@ -785,20 +784,19 @@ class Context(Evaluator, MemoryExec):
             if isinstance(p.type, ArrayType):
                 if host:    # a host's argument (SPEC-03P.1 7.1 paragraph 11 check 3): element type, then rank
                     if v.elem != p.type.elem:
-                        self.fault(MachineFault("E_UNSUPPORTED", "bind.type", [(I64, idx)]), span)
+                        self.fault(MachineFault("E_UNSUPPORTED", O.BIND_TYPE, [(I64, idx)]), span)
                     if len(v.shape) != len(p.type.dims):
-                        self.fault(MachineFault("E_SHAPE", "bind.type", [(I64, idx), (I64, len(v.shape))], None,
+                        self.fault(MachineFault("E_SHAPE", O.BIND_TYPE, [(I64, idx), (I64, len(v.shape))], None,
                                                 (I64, len(p.type.dims))), span)
                 for d, spec in enumerate(p.type.dims):
                     ext = v.shape[d]
                     if isinstance(spec, str):
                         if spec in bound and bound[spec] != ext:
-                            op = "bind.shape"
-                            self.fault(MachineFault("E_SHAPE", op, [(I64, idx), (I64, d), (I64, ext)], None,
+                            self.fault(MachineFault("E_SHAPE", O.BIND_SHAPE, [(I64, idx), (I64, d), (I64, ext)], None,
                                                     (I64, bound[spec])), span)
                         bound[spec] = ext
                     elif isinstance(spec, int) and spec != ext:
-                        self.fault(MachineFault("E_SHAPE", "bind.shape", [(I64, idx), (I64, d), (I64, ext)], None,
+                        self.fault(MachineFault("E_SHAPE", O.BIND_SHAPE, [(I64, idx), (I64, d), (I64, ext)], None,
                                                 (I64, spec)), span)
         # the second pass (SPEC-02 K-6): each computed extent `n + c` against the bound n; a value beyond
         # I64 cannot equal an extent, so it is a mismatch whose expected value (the limit) is I64's maximum
@@ -809,7 +807,7 @@ class Context(Evaluator, MemoryExec):
                         want = bound.get(spec.sym, 0) + spec.off
                         ext = v.shape[d]
                         if want != ext:
-                            self.fault(MachineFault("E_SHAPE", "bind.shape", [(I64, idx), (I64, d), (I64, ext)],
+                            self.fault(MachineFault("E_SHAPE", O.BIND_SHAPE, [(I64, idx), (I64, d), (I64, ext)],
                                                     None, (I64, min(want, I64_MAX))), span)
         for s in info.size_params:
             env[s] = bound.get(s.name, 0)
@@ -832,7 +830,7 @@ class Context(Evaluator, MemoryExec):
         self.check_where(info, bound, e.callee.span)
         self.check_alias(info, args, e.callee.span, e.argv)
         if self.depth + 1 > self.depth_limit:
-            self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), e.callee.span)
+            self.fault(MachineFault("E_DEPTH", O.CALL_ENTER, [], None, (I64, self.depth_limit)), e.callee.span)
         r = self.enter_function(info, args, e.callee.span, site=self.pos(e.callee.span), resume=resume)
         self.stack.pop()
         return r
@@ -848,7 +846,7 @@ class Context(Evaluator, MemoryExec):
                     continue
                 if v.storage is w.storage and _overlap(v, w):
                     a, b = (i, j) if (q.info not in ("inout", "out") or i < j) else (j, i)
-                    self.fault(MachineFault("E_ALIAS", "bind.alias", [(I64, a), (I64, b)]), span)
+                    self.fault(MachineFault("E_ALIAS", O.BIND_ALIAS, [(I64, a), (I64, b)]), span)
         # a view of an array field of a struct that is also an argument (an `inout` struct, or a written view)
         for i, (p, v) in enumerate(zip(info.params, args)):
             for j, (q, w) in enumerate(zip(info.params, args)):
@@ -858,7 +856,7 @@ class Context(Evaluator, MemoryExec):
                     written = [k for k, r in ((i, p), (j, q)) if r.info in ("inout", "out")]
                     a = min(written)
                     b = j if a == i else i
-                    self.fault(MachineFault("E_ALIAS", "bind.alias", [(I64, a), (I64, b)]), span)
+                    self.fault(MachineFault("E_ALIAS", O.BIND_ALIAS, [(I64, a), (I64, b)]), span)
 
     # -------------------------------------------------------------- kernels
 
@@ -882,7 +880,7 @@ class Context(Evaluator, MemoryExec):
         for x in extents:
             total *= x
         if total > I64_MAX:
-            rec_mf = MachineFault("E_SHAPE", "dispatch.admit", [(I64, x) for x in extents], total, None)
+            rec_mf = MachineFault("E_SHAPE", O.DISPATCH_ADMIT, [(I64, x) for x in extents], total, None)
             rec = FaultRecord.from_machine(rec_mf, self.pos(span), revision=self.revision,
                                            address=KernelAddress(qn, number, 0), stack=list(self.stack))
             raise EntryFault(rec)
@@ -974,7 +972,7 @@ class Context(Evaluator, MemoryExec):
         elif name == "dot":
             a, b = arrays
             if a.shape[0] != b.shape[0]:
-                raise MachineFault("E_SHAPE", "dot.checked.%s.%s" % (e.elem.token, e.R.token),
+                raise MachineFault("E_SHAPE", O.op("dot", "checked", e.elem, e.R),
                                    [(I64, 0), (I64, b.shape[0])], None, (I64, a.shape[0]))
             xs = a.elements()
         n = len(xs)
@@ -999,7 +997,7 @@ class Context(Evaluator, MemoryExec):
             return M.fold_checked(e.fold_op, e.elem, vals[0], xs)
         if name == "dot":
             return M.dot(e.elem, e.R, xs, arrays[1].elements())
-        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
+        raise MachineFault("E_UNSUPPORTED", O.DISPATCH_ADMIT)
 
     # -------------------------------------------------------------- statements
 
@@ -1088,7 +1086,7 @@ class Context(Evaluator, MemoryExec):
                     shape.append(self.eval(x, env))
             for k, x in enumerate(shape):
                 if x < 0:
-                    self.fault(MachineFault("E_SHAPE", "decl.shape", [(I64, k), (I64, x)], None, (I64, 0)), d.span)
+                    self.fault(MachineFault("E_SHAPE", O.DECL_SHAPE, [(I64, k), (I64, x)], None, (I64, 0)), d.span)
             if self.kernel is None:
                 self.frame_charge(shape, d.span)
             if d.init is None:
@@ -1097,7 +1095,7 @@ class Context(Evaluator, MemoryExec):
             v = self.eval(d.init, env)
             for k, (want, got) in enumerate(zip(shape, v.shape)):
                 if want != got:
-                    self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, got)], None, (I64, want)),
+                    self.fault(MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, k), (I64, got)], None, (I64, want)),
                                d.eq_span or d.span)
             env[d.sym] = copy_value(v)
             return
@@ -1119,7 +1117,7 @@ class Context(Evaluator, MemoryExec):
             n *= x
         n = min(n, I64_MAX)
         if n > self.frame_cap - self.frame_used:
-            self.fault(MachineFault("E_BOUNDS", "arena.alloc",
+            self.fault(MachineFault("E_BOUNDS", O.ARENA_ALLOC,
                                     [(I64, n), (I64, self.frame_used), (I64, self.frame_cap)], None, None), span)
         self.frame_used += n
 
@@ -1127,7 +1125,7 @@ class Context(Evaluator, MemoryExec):
         dims = t.dims
         for k, (want, got) in enumerate(zip(dims, v.shape)):
             if isinstance(want, int) and want != got:
-                self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, got)], None, (I64, want)), span)
+                self.fault(MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, k), (I64, got)], None, (I64, want)), span)
         return copy_value(v)
 
     def s_GlobalDecl(self, s, env):
@@ -1407,7 +1405,7 @@ class Context(Evaluator, MemoryExec):
                 cur = getter()
                 if tuple(cur.shape) != tuple(v.shape):
                     k = next(i for i, (x, y) in enumerate(zip(cur.shape, v.shape)) if x != y)
-                    self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, v.shape[k])], None,
+                    self.fault(MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, k), (I64, v.shape[k])], None,
                                             (I64, cur.shape[k])), s.span)
                 for i, j in zip(cur.indices(), v.indices()):
                     cur.set(i, copy_value(v.get(j)))
@@ -1430,9 +1428,9 @@ class Context(Evaluator, MemoryExec):
                     ops.append((x.ty, v))
                 elif x.ty == BOOL:
                     ops.append((BOOL, 1 if v else 0))
-            self.fault(MachineFault("E_ASSERT", "assert.checked.bool", ops), s.span)
+            self.fault(MachineFault("E_ASSERT", O.ASSERT, ops), s.span)
         if not self.eval(c, env):
-            self.fault(MachineFault("E_ASSERT", "assert.checked.bool", []), s.span)
+            self.fault(MachineFault("E_ASSERT", O.ASSERT, []), s.span)
 
     def s_StaticAssert(self, s, env):
         pass

@@ -26,12 +26,12 @@ from __future__ import annotations
 from typing import Dict, List
 
 from cint_abi.symbols import module_symbol, wrapper_symbol
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.backend.c17 import reduce as KRC
 from cint_compiler.backend.c17 import containers as MC
 
 from cint_compiler.syntax import tree as A
-from cint_compiler.semantics import intmachine as M
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import FuncInfo, bitfield_of, struct_layout, where_compared, where_constraints
 from cint_compiler.diagnostics import CompileError, not_supported_message
@@ -321,13 +321,13 @@ class Emitter:
 
     def qmul(self, t, form, mode, a, b, span, lines):
         from cint_compiler.semantics.types import ROUND_MODES
-        op = "mul.%s.%s.%s" % (form, t.token, mode)
+        op = O.op("mul", form, t, mode=mode)
         v = "cintg_qrdiv((cintg_i128)%s * (cintg_i128)%s, (cintg_i128)1 << %d, %d)" % (a, b, t.f, ROUND_MODES.index(mode))
         return self.qfin("CINT_E_OVERFLOW", op, 2, t, a, b, t, form, v, span, lines)
 
     def qdiv(self, t, mode, a, b, span, lines):
         from cint_compiler.semantics.types import ROUND_MODES
-        op = "div.checked.%s.%s" % (t.token, mode)
+        op = O.op("div", "checked", t, mode=mode)
         tag, f = self.qdesc(t)
         lines.append("if (%s == 0) { (void)cintg_qfault(ctx, %s, CINT_E_DIV_ZERO, \"%s\", 2u, %s, %d, (uint64_t)%s, "
                      "(uint64_t)%s, 0, 0, %s, %d, 0u); goto fail; }" % (b, self.at_nostep(span), op, tag, f, a, b, tag, f))
@@ -336,7 +336,7 @@ class Emitter:
 
     def qsqrt(self, t, form, mode, a, span, lines):
         from cint_compiler.semantics.types import ROUND_MODES
-        op = "sqrt.%s.%s.%s" % (form, t.token, mode)
+        op = O.op("sqrt", form, t, mode=mode)
         tag, f = self.qdesc(t)
         lines.append("if (%s < 0) { (void)cintg_qfault(ctx, %s, CINT_E_DOMAIN, \"%s\", 1u, %s, %d, (uint64_t)%s, "
                      "0u, 0, 0, %s, %d, 0u); goto fail; }" % (a, self.at_nostep(span), op, tag, f, a, tag, f))
@@ -1270,8 +1270,8 @@ class Emitter:
         for k in range(len(shape)):
             lines.append("if (%s[%d] < 0) { cint_tvalue ops_[2]; cint_tv_i64(&ops_[0], %d); cint_tv_i64(&ops_[1], %s[%d]); "
                          "cint_tvalue lim_; cint_tv_i64(&lim_, 0); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
-                         "\"decl.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
-                             shp, k, k, shp, k, self.at_nostep(d.span)))
+                         "\"%s\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
+                             shp, k, k, shp, k, O.DECL_SHAPE, self.at_nostep(d.span)))
         if self.fn_kind != "kernel":     # LS-110: the frame arena's charge, before the initializer
             lines.append("if (cint_gen_frame_charge(ctx, %s, %du, %s)) goto fail;" % (self.at_nostep(d.span), t.rank, shp))
         lines.append(self.alloc_array(name, t.elem, t.rank, shp, self.at_nostep(d.span), d.span))
@@ -1399,8 +1399,8 @@ class Emitter:
             cond = "(uint64_t)%s > UINT64_C(%d)" % (x, hi) if w < t.bits else "0"
             lim = "UINT64_C(%d)" % hi
         lines.append("{ const cint_gen_at *bfat_ = %s; if (%s) { cintg_raise(ctx, bfat_, CINT_E_NARROW, "
-                     "\"bitfield.checked.%s\", %s, 1u, (uint64_t)%s, 0u, 1, (cintg_i128)%s, 1, %s); goto fail; } }"
-                     % (self.at(span), cond, t.token, self.tag(t), x, x, lim))
+                     "\"%s\", %s, 1u, (uint64_t)%s, 0u, 1, (cintg_i128)%s, 1, %s); goto fail; } }"
+                     % (self.at(span), cond, O.op("bitfield", "checked", t), self.tag(t), x, x, lim))
         return x
 
     def s_IncDec(self, s, lines):
@@ -1826,8 +1826,8 @@ class Emitter:
             bad = ("(%s < 0 || %s > 0x10FFFF || (%s >= 0xD800 && %s <= 0xDFFF))" % (x, x, x, x) if it.signed else
                    "(%s > 0x10FFFFu || (%s >= 0xD800u && %s <= 0xDFFFu))" % (x, x, x))
             lines.append("if %s { cint_tvalue ops_[1]; cint_tv_int(&ops_[0], %s, (uint64_t)%s); const cint_gen_fault "
-                         "f_ = {CINT_E_NARROW, 1u, 0u, \"format.char.%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, "
-                         "&f_); goto fail; }" % (bad, self.tag(it), x, it.token, self.at_nostep(p.expr.span)))
+                         "f_ = {CINT_E_NARROW, 1u, 0u, \"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, "
+                         "&f_); goto fail; }" % (bad, self.tag(it), x, O.format_char(it), self.at_nostep(p.expr.span)))
         num = isinstance(t, (IntType, FixedType))
         if wide(t):
             self.print_wide(p, t, v, fs, d, lines)
@@ -1910,8 +1910,8 @@ class Emitter:
             if fs.kind == "c":
                 lines.append("    if (%s > 0x10FFFFu || (%s >= 0xD800u && %s <= 0xDFFFu)) { cint_tvalue ops_[1]; "
                              "cint_tv_int(&ops_[0], %s, (uint64_t)%s); const cint_gen_fault f_ = {CINT_E_NARROW, 1u, 0u, "
-                             "\"format.char.%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
-                                 y, y, y, self.tag(lane), y, lane.token, self.at_nostep(p.expr.span)))
+                             "\"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
+                                 y, y, y, self.tag(lane), y, O.format_char(lane), self.at_nostep(p.expr.span)))
             lines.append("    if (cint_fmt_int(ctx, %s, 0, (uint64_t)%s, 0u)) goto fail;" % (de, y))
             lines.append("}")
             lines.append("if (cint_gen_print_bytes(ctx, \"]\", 1u)) goto fail;")
@@ -1921,8 +1921,8 @@ class Emitter:
             bad = "(cint_cmp_%s(%s, %s) < 0 || cint_cmp_%s(%s, %s) > 0 || (%s.l[0] >= 0xD800u && %s.l[0] <= 0xDFFFu))" % (
                 t.token, x, int_lit(t, 0), t.token, x, int_lit(t, 0x10FFFF), x, x)
             lines.append("if %s { cint_tvalue ops_[1]; cint_w_tv(&ops_[0], %s, %s.l); const cint_gen_fault f_ = "
-                         "{CINT_E_NARROW, 1u, 0u, \"format.char.%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); "
-                         "goto fail; }" % (bad, self.tag(t), x, t.token, self.at_nostep(p.expr.span)))
+                         "{CINT_E_NARROW, 1u, 0u, \"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); "
+                         "goto fail; }" % (bad, self.tag(t), x, O.format_char(t), self.at_nostep(p.expr.span)))
         lines.append("if (cint_fmt_wide(ctx, %s, 1, %s.l, %du, 0u)) goto fail;" % (d, x, n))
 
     def s_Assert(self, s, lines):
@@ -1933,18 +1933,19 @@ class Emitter:
             if wide(c.left.ty):
                 lines.append("if (!(cint_cmp_%s(%s, %s) %s 0)) { cint_tvalue ops_[2]; cint_w_tv(&ops_[0], %s, %s.l); "
                              "cint_w_tv(&ops_[1], %s, %s.l); const cint_gen_fault f_ = {CINT_E_ASSERT, 2u, 0u, "
-                             "\"assert.checked.bool\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
+                             "\"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
                                  c.left.ty.token, a, b, c.op, self.tag(c.left.ty), a, self.tag(c.right.ty), b,
-                                 self.at_nostep(s.span)))
+                                 O.ASSERT, self.at_nostep(s.span)))
                 return
             lines.append("if (!(%s %s %s)) { cint_tvalue ops_[2]; cint_tv_int(&ops_[0], %s, (uint64_t)%s); "
                          "cint_tv_int(&ops_[1], %s, (uint64_t)%s); const cint_gen_fault f_ = {CINT_E_ASSERT, 2u, 0u, "
-                         "\"assert.checked.bool\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
-                             a, c.op, b, self.tag(c.left.ty), a, self.tag(c.right.ty), b, self.at_nostep(s.span)))
+                         "\"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
+                             a, c.op, b, self.tag(c.left.ty), a, self.tag(c.right.ty), b, O.ASSERT,
+                             self.at_nostep(s.span)))
             return
         v = self.expr(c, lines)
-        lines.append("if (!(%s)) { const cint_gen_fault f_ = {CINT_E_ASSERT, 0u, 0u, \"assert.checked.bool\", NULL, "
-                     "NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (v, self.at_nostep(s.span)))
+        lines.append("if (!(%s)) { const cint_gen_fault f_ = {CINT_E_ASSERT, 0u, 0u, \"%s\", NULL, "
+                     "NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (v, O.ASSERT, self.at_nostep(s.span)))
 
     def s_StaticAssert(self, s, lines):
         pass
@@ -2073,11 +2074,11 @@ class Emitter:
             self.qcheck(e.span)
             a = self.tmp(self.ctype(t), lines, v)
             if e.op == "-%":
-                return self.qfin("CINT_E_OVERFLOW", "neg.checked.%s" % t.token, 1, t, a, "0", t, "wrap",
+                return self.qfin("CINT_E_OVERFLOW", O.op("neg", "checked", t), 1, t, a, "0", t, "wrap",
                                  "-(cintg_i128)%s" % a, e.span, lines)
             if e.op != "-":
                 raise refuse(e.span, "unary `%s` on fixed point" % e.op)
-            return self.qfin("CINT_E_OVERFLOW", "neg.checked.%s" % t.token, 1, t, a, "0", t, "checked",
+            return self.qfin("CINT_E_OVERFLOW", O.op("neg", "checked", t), 1, t, a, "0", t, "checked",
                              "-(cintg_i128)%s" % a, e.span, lines)
         sfx = t.token
         if e.op == "-%":
@@ -2097,7 +2098,7 @@ class Emitter:
             if name == "div":
                 return self.qdiv(t, "half_even", a, b, span, lines)
             v = "(cintg_i128)%s %s (cintg_i128)%s" % (a, "+" if name == "add" else "-", b)
-            return self.qfin("CINT_E_OVERFLOW", "%s.%s.%s" % (name, form, t.token), 2, t, a, b, t, form, v, span,
+            return self.qfin("CINT_E_OVERFLOW", O.op(name, form, t), 2, t, a, b, t, form, v, span,
                              lines)
         if not isinstance(t, IntType):
             raise refuse(span, "arithmetic on %s" % t)
@@ -2194,7 +2195,7 @@ class Emitter:
         if not isinstance(src, IntType) or src.bits > 64:
             raise refuse(e.span, "a conversion from %s to an enum" % src)
         x = self.tmp(self.ctype(src), lines, self.expr(e.operand, lines))
-        op = "as.checked.%s.%s" % (src.token, M.enum_token(dst))
+        op = O.op("as", "checked", src, O.enum_token(dst))
         lines.append("if (!(%s)) { (void)cintg_enum_narrow(ctx, %s, \"%s\", %s, %d, (uint64_t)%s); goto fail; }" % (
             self.enum_check(e, x, src, dst), self.at(e.span), op, self.tag(src), int(src.signed), x))
         if self.fn_kind == "kernel":
@@ -2337,11 +2338,6 @@ class Emitter:
         ct = self.ctype(bt.elem, e.span)
         return "(*(%s *)cint_elem%d(%s, %s))" % (ct, len(idx), arr, ", ".join(idx))
 
-    @staticmethod
-    def elem_token(elem):
-        """The element type's part of an operation identifier, as the interpreter spells it."""
-        return "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
-
     def view(self, e, lines):
         """A slice or partial index: the base, every index and bound left to right, one counted step, then
         the dimensions checked in order (interp: Evaluator.form_view)."""
@@ -2359,11 +2355,10 @@ class Emitter:
             else:
                 i = self.tmp("int64_t", lines, self.expr(it, lines))
                 items.append("{0, 1, 0, 0, %s, 0, 1}" % i)
-        tok = self.elem_token(bt.elem)
         out = self.tmp("cint_gen_array", lines)
         lines.append("{ const cintg_item it_[%d] = {%s};" % (len(items), ", ".join(items)))
-        lines.append("  if (cintg_view(ctx, %s, \"index.checked.%s\", \"slice.checked.%s\", %s, %du, it_, &%s)) goto fail; }"
-                     % (self.at(e.span), tok, tok, src, len(items), out))
+        lines.append("  if (cintg_view(ctx, %s, \"%s\", \"%s\", %s, %du, it_, &%s)) goto fail; }"
+                     % (self.at(e.span), O.index(bt.elem), O.slice_(bt.elem), src, len(items), out))
         return out
 
     def x_StrLit(self, e, lines):
@@ -2461,8 +2456,8 @@ class Emitter:
                 if sub != inner:
                     lines.append("{ cint_tvalue ops_[2], lim_; cint_tv_i64(&ops_[0], 1); cint_tv_i64(&ops_[1], %d); "
                                  "cint_tv_i64(&lim_, %d); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
-                                 "\"copy.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
-                                 % (sub[0], inner[0], self.at_nostep(y.span)))
+                                 "\"%s\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
+                                 % (sub[0], inner[0], O.COPY_SHAPE, self.at_nostep(y.span)))
                     break
             return (len(x.items),) + inner
 
@@ -2503,8 +2498,8 @@ class Emitter:
                         lines.append("if ((%s).shape[%d] != INT64_C(%d)) { cint_tvalue ops_[2], lim_; "
                                      "cint_tv_i64(&ops_[0], %d); cint_tv_i64(&ops_[1], (%s).shape[%d]); "
                                      "cint_tv_i64(&lim_, %d); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
-                                     "\"copy.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
-                                     % (v, d, x, d, v, d, x, self.at_nostep(e.span)))
+                                     "\"%s\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
+                                     % (v, d, x, d, v, d, x, O.COPY_SHAPE, self.at_nostep(e.span)))
             vals = [self.bitfield_check((ft, w), self.coerce(v, a.ty, ft), e.span, lines) if w is not None else v
                     for (fname, ft, w), v, a in zip(t.fields, vals, e.argv)]
             for (fname, ft, _), v in zip(t.fields, vals):
@@ -2604,8 +2599,8 @@ class Emitter:
         lines.append("{ const int64_t wz_[%d] = {%s}; int64_t wo_[3] = {0, 0, 0}; int wn_ = %s(wz_, wo_); "
                      "if (wn_ > 0) { cint_tvalue ops_[3]; for (int k_ = 0; k_ < wn_ && k_ < 3; k_++) "
                      "cint_tv_i64(&ops_[k_], wo_[k_]); const cint_gen_fault f_ = {CINT_E_SHAPE, (uint16_t)wn_, 0u, "
-                     "\"bind.where\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; } }"
-                     % (max(len(zs), 1), ", ".join(zs) or "0", self.where_fn(info), at))
+                     "\"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; } }"
+                     % (max(len(zs), 1), ", ".join(zs) or "0", self.where_fn(info), O.BIND_WHERE, at))
 
     def where_fn(self, info):
         """The C function W_<callee>(S, o) of a `where` clause (cint_gen_where_fn; interp: check_where), emitted
@@ -2864,8 +2859,8 @@ class Emitter:
         if name == "divmod" and isinstance(T, IntType) and T.bits <= 64:
             a, b = [self.tmp(self.ctype(T), lines, self.expr(x, lines)) for x in e.argv]
             r = self.tmp(self.ctype(e.ty, e.span), lines)
-            lines.append("if (cintg_divcheck_%s(ctx, %s, \"divmod.checked.%s\", %s, %s, 1)) goto fail;" % (
-                T.token, self.at(e.callee.span), T.token, a, b))
+            lines.append("if (cintg_divcheck_%s(ctx, %s, \"%s\", %s, %s, 1)) goto fail;" % (
+                T.token, self.at(e.callee.span), O.op("divmod", "checked", T), a, b))
             lines.append("%s.f0 = (%s)(%s / %s); %s.f1 = (%s)(%s %% %s);" % (r, self.ctype(T), a, b, r, self.ctype(T),
                                                                           a, b))
             if T.signed:
@@ -2931,8 +2926,8 @@ class Emitter:
             self.at_nostep(e.callee.span), xs))
         if init is None:
             lines.append("if (cintg_empty(&%s)) { cint_tvalue ops_[1]; cint_tv_i64(&ops_[0], 0); const cint_gen_fault "
-                         "f_ = {CINT_E_SHAPE, 1u, 0u, \"%s.checked.%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); "
-                         "goto fail; }" % (xs, name, et.token, at_st))
+                         "f_ = {CINT_E_SHAPE, 1u, 0u, \"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); "
+                         "goto fail; }" % (xs, O.op(name, "checked", et), at_st))
             lines.append("%s = *(const %s *)%s.data;" % (r, ct, xs))
         op = "<" if name.startswith(("min", "reduce_min")) else ">"
         lines.append("if (!cintg_empty(&%s)) { int64_t ix_[4] = {0, 0, 0, 0}; do { %s x_ = *(const %s *)cintg_at(&%s, ix_); "
@@ -3002,8 +2997,8 @@ class Emitter:
         if name in kinds:
             a, b = vals(e.argv)
             out, rl = self.wout(T, lines)
-            lines.append("if (cint_w_divide(ctx, %s, \"%s.checked.%s\", %s, %s, %s, %s, %s)) goto fail;" % (
-                at, name, T.token, kinds[name], tg, L(a), L(b), rl))
+            lines.append("if (cint_w_divide(ctx, %s, \"%s\", %s, %s, %s, %s, %s)) goto fail;" % (
+                at, O.op(name, "checked", T), kinds[name], tg, L(a), L(b), rl))
             return out
         if name == "clamp":
             x, lo, hi = vals(e.argv)
@@ -3020,7 +3015,7 @@ class Emitter:
         if name in ("isqrt", "isqrt_round"):
             (x,) = vals(e.argv[:1])
             mode = ROUND_MODES.index(e.mode) if name == "isqrt_round" else -1
-            op = "isqrt.checked.%s" % T.token if name == "isqrt" else "isqrt_round.checked.%s.%s" % (T.token, e.mode)
+            op = O.op(name, "checked", T, mode=e.mode if name == "isqrt_round" else None)
             out, rl = self.wout(T, lines)
             lines.append("if (cint_w_isqrt(ctx, %s, \"%s\", %s, %s, %d, %s)) goto fail;" % (at, op, tg, L(x), mode, rl))
             return out
@@ -3030,13 +3025,13 @@ class Emitter:
                 if not isinstance(R, IntType):
                     return None
                 a, b, c = vals(e.argv[1:4])
-                op = "muldiv.checked.%s.%s.%s" % (T.token, R.token, e.mode)
+                op = O.op("muldiv", "checked", T, R, mode=e.mode)
                 n = 3
             else:
                 R = T
                 a, b = vals(e.argv[:2])
                 c = a
-                op = "div_round.checked.%s.%s" % (T.token, e.mode)
+                op = O.op("div_round", "checked", T, mode=e.mode)
                 n = 2
             out, rl = self.wout(R, lines)
             lines.append("if (cint_w_rounddiv(ctx, %s, \"%s\", %s, %du, %s, %s, %s, %s, %d, %s)) goto fail;" % (
@@ -3062,7 +3057,7 @@ class Emitter:
                 lines.append("step++;")
         if name == "clamp":
             x, lo, hi = vals(e.argv)
-            op = "clamp.checked.%s" % T.token
+            op = O.op("clamp", "checked", T)
             lines.append("if (%s > %s) { (void)cintg_clamp_fault(ctx, %s, \"%s\", %s, %s, %s, %s); goto fail; }" % (
                 lo, hi, self.at(e.callee.span), op, self.tag(T), bits(x), bits(lo), bits(hi)))
             if self.fn_kind == "kernel":
@@ -3084,7 +3079,7 @@ class Emitter:
         if name in ("isqrt", "isqrt_round"):
             (x,) = vals(e.argv[:1])
             mode = ROUND_MODES.index(e.mode) if name == "isqrt_round" else -1
-            op = "isqrt.checked.%s" % T.token if name == "isqrt" else "isqrt_round.checked.%s.%s" % (T.token, e.mode)
+            op = O.op(name, "checked", T, mode=e.mode if name == "isqrt_round" else None)
             lines.append("if (cintg_isqrt(ctx, %s, \"%s\", %s, %d, %du, %s, %d, &%s)) goto fail;" % (
                 self.at(e.callee.span), op, self.tag(T), sg, T.bits, bits(x), mode, r))
             return "cintg_wrap_%s(%s)" % (T.token, r)
@@ -3094,13 +3089,13 @@ class Emitter:
                 if not isinstance(R, IntType) or R.bits > 64:
                     return None
                 a, b, c = vals(e.argv[1:4])
-                op = "muldiv.checked.%s.%s.%s" % (T.token, R.token, e.mode)
+                op = O.op("muldiv", "checked", T, R, mode=e.mode)
                 n = 3
             else:
                 R = T
                 a, b = vals(e.argv[:2])
                 c = "0"
-                op = "div_round.checked.%s.%s" % (T.token, e.mode)
+                op = O.op("div_round", "checked", T, mode=e.mode)
                 n = 2
             lines.append("if (cintg_rounddiv(ctx, %s, \"%s\", %s, %d, %du, %s, %s, %s, %s, %d, %du, %d, &%s)) goto fail;"
                          % (self.at(e.callee.span), op, self.tag(T), sg, n, bits(a), bits(b), "(uint64_t)" + c,
@@ -3111,8 +3106,8 @@ class Emitter:
             kt = e.argv[1].ty
             if not isinstance(kt, IntType) or kt.bits > 64:
                 return None
-            lines.append("if (cintg_rotate(ctx, %s, \"%s.checked.%s\", %s, %du, %s, %s, %s, %d, &%s)) goto fail;" % (
-                self.at(e.callee.span), name, T.token, self.tag(T), T.bits, bits(a), self.tag(kt), bits(k),
+            lines.append("if (cintg_rotate(ctx, %s, \"%s\", %s, %du, %s, %s, %s, %d, &%s)) goto fail;" % (
+                self.at(e.callee.span), O.op(name, "checked", T), self.tag(T), T.bits, bits(a), self.tag(kt), bits(k),
                 1 if name == "rotl" else 0, r))
             return "cintg_wrap_%s(%s)" % (T.token, r)
         return None

@@ -8,6 +8,7 @@ reduction in source order with `cintg_reduce_end`, ends the dispatch, and only t
 into the scalar `out` arguments.  Targets and contributions of I8..U64 only (wider ones: C9102)."""
 from __future__ import annotations
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.types import ArrayType, IntType
 
 KINDS = {"sum": 0, "fold_checked": 1, "sum_wrap": 2, "sum_sat": 3, "min": 4, "max": 5, "count": 6}
@@ -99,13 +100,12 @@ def _range(em, t):
 
 
 def _opname(s):
-    t = s.T.token
     if s.form == "sum":
-        return "sum.checked.%s.%s" % (s.elem.token, t)
+        return O.op("sum", "checked", s.elem, s.T)
     if s.form == "fold_checked":
-        return "fold_checked.add.%s" % t
+        return O.op("fold_checked", "add", s.T)
     if s.form in ("min", "max"):
-        return "reduce_%s.checked.%s" % (s.form, t)
+        return O.op("reduce_" + s.form, "checked", s.T)
     return s.form
 
 
