@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from cint_compiler.semantics.operators import LOGIC_OPS
 from cint_compiler.syntax import tree as A
+from cint_compiler.semantics import builtins as B
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.faults import MachineFault
 from cint_compiler.semantics.types import (ROUND, ROUND_MODES, ArrayType, BoolType, EnumType,
@@ -14,8 +15,6 @@ from cint_compiler.semantics.values import ArrayValue, copy_value
 
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import (
-    RESULT_BUILTINS,
-    REDUCTIONS,
     FuncInfo,
     Program,
     _err,
@@ -61,7 +60,7 @@ class ConstEvalChecks:
         if isinstance(e, A.Convert):
             return e.literal or self.is_const(e.operand)
         if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin":
-            if e.bname in REDUCTIONS or e.bname in ("len", "reduce_min", "reduce_max", "min_init", "max_init") or e.bname in RESULT_BUILTINS:
+            if not B.BUILTINS[e.bname].const:
                 return False
             return all(self.is_const(a) for a in e.argv if isinstance(a, A.Expr) and a.ty != ROUND
                        and not (isinstance(a, A.Name) and a.ident in ROUND_MODES))

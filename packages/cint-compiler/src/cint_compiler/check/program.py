@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from cint_compiler.syntax import tree as A
+from cint_compiler.semantics import builtins as B
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.types import VOID, Type
 from cint_compiler.check.features.containers import ContainerChecks
 
 from cint_compiler.check.symbols import (
-    BUILTIN_NAMES,
     Symbol,
     FuncInfo,
     Program,
@@ -38,6 +38,7 @@ from cint_compiler.check.flow import FlowChecks
 from cint_compiler.check.places import PlaceChecks
 from cint_compiler.check.exprs import ExprChecks
 from cint_compiler.check.calls import CallChecks
+from cint_compiler.check.builtins import BuiltinChecks
 from cint_compiler.check.kernels import KernelChecks
 from cint_compiler.check.module_state import ModuleStateChecks
 from cint_compiler.check.views import ViewChecks
@@ -46,7 +47,7 @@ from cint_compiler.check.features import proposed as proposed_check
 
 
 class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChecks, PlaceChecks, ExprChecks,
-              CallChecks, KernelChecks, ModuleStateChecks, ViewChecks, ConstEvalChecks):
+              CallChecks, BuiltinChecks, KernelChecks, ModuleStateChecks, ViewChecks, ConstEvalChecks):
     """The checker of one module, composed of one mixin per concern (docs/architecture.md)."""
 
     def __init__(self, module: A.Module, modules: Optional[Dict[str, Program]] = None, evaluation=None):
@@ -80,7 +81,7 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
     # ------------------------------------------------------------------ declarations
 
     def declare(self, scope, name, sym, span):
-        if name in BUILTIN_NAMES or name in ("Round",):
+        if name in B.WRITTEN or name in ("Round",):
             raise _err("C3001", span, "`%s` is a built-in function (LS-145) and cannot be declared again" % name,
                        help="choose another name")
         if name in self.selected:

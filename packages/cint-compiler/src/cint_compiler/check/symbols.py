@@ -15,23 +15,7 @@ from cint_compiler.semantics.types import (I64, VOID, Z, ArrayType, BoolType, En
 
 from cint_compiler.syntax.tree import NOTCONST
 
-# Built-in functions of SPEC-04 LS-145 that this implementation provides.
-SCALAR_T_BUILTINS = {  # name -> arity; result type is the operand type T
-    "abs": 1, "min": 2, "max": 2, "clamp": 3, "div_trunc": 2, "rem_trunc": 2, "div_euclid": 2,
-    "rem_euclid": 2, "isqrt": 1,
-}
-RESULT_BUILTINS = {"add_result", "sub_result", "mul_result", "div_result", "rem_result", "shl_result"}
-REDUCTIONS = {"sum", "fold_checked", "sum_wrap", "sum_sat", "count", "dot"}
-OTHER_BUILTINS = {"uabs", "div_round", "muldiv", "mul_full", "isqrt_round", "rotl", "rotr", "divmod",
-                  "mul", "div", "mul_wrap", "mul_sat", "sqrt", "sqrt_wrap", "sqrt_sat", "len", "extent", "size",
-                  "lower", "copy", "fill", "equal", "swap", "transpose", "reverse", "reshape", "wrap_bits",
-                  "random", "format", "utf8", "embed", "to_device", "to_host", "sign", "rescale3",
-                  "rescale3_rem", "shl3", "tdot"}
-BUILTIN_NAMES = set(SCALAR_T_BUILTINS) | RESULT_BUILTINS | REDUCTIONS | OTHER_BUILTINS
-UNSUPPORTED_BUILTINS = {
-                        "reshape", "wrap_bits", "random", "embed", "to_device", "to_host",
-                        "sign", "rescale3", "rescale3_rem", "shl3", "tdot"}
-
+# The built-in functions (SPEC-04 LS-145) are rows of semantics/builtins.py.
 
 
 class Symbol:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from cint_compiler.diagnostics import unsupported
 from cint_compiler.syntax import tree as A
+from cint_compiler.semantics import builtins as B
 from cint_compiler.semantics.types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType,
                     ErrorSetType, FixedType, IntType, StrType, U8)
 from cint_compiler.semantics.types import ArenaType, PoolType
@@ -403,12 +404,9 @@ class ViewChecks:
         ox, oy = self._offsets(x), self._offsets(y)
         return ox is not None and oy is not None and bool(ox & oy)
 
-    ARRAY_BUILTINS = {"extent": 2, "size": 1, "lower": 2, "copy": 2, "fill": 2, "equal": 2, "transpose": 1,
-                      "reverse": 2}
-
     def array_builtin(self, e, name, args):
         """extent, size, lower, copy, fill, equal, transpose and reverse (LS-145)."""
-        arity = self.ARRAY_BUILTINS[name]
+        arity = B.BUILTINS[name].arity[0]
         if len(args) != arity:
             raise _err("C2022", e.span, "`%s` takes %d argument%s" % (name, arity, "s" if arity > 1 else ""))
         for a in args:

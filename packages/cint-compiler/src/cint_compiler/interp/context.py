@@ -19,18 +19,21 @@ from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
+from cint_compiler.semantics import reductions as RED
 from cint_compiler.check.features import reduce as KR
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import Program
 from cint_compiler.check.program import Checker as _Checker
 from cint_compiler.check.symbols import bitfield_fault, bitfield_of, where_failure
 from cint_compiler.semantics.faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
-from cint_compiler.semantics.types import (BOOL, I64, ROUND, VOID, ArrayType, BoolType, EnumType, ErrorUnionType, FixedType, IntType,
-                    StructType, Type)
+from cint_compiler.semantics.types import (BOOL, I64, VOID, ArrayType, EnumType, ErrorUnionType, FixedType, IntType,
+                    StructType)
 from cint_compiler.semantics.values import ArrayValue, EnumValue, ErrorValue, Storage, StructValue, copy_value
 from cint_compiler.semantics.values import LiveStr
-from cint_compiler.interp.containers import NULL_HANDLE, Memory, MemoryExec
-from cint_compiler.semantics.types import HandleType
+from cint_compiler.interp.containers import Memory, MemoryExec
+from cint_compiler.interp.values import (_field_storages, _from_cells, _iter_space, _overlap, assign_value, compare,
+                                        zero_value)
+from cint_compiler.interp import builtins as IB
 from cint_compiler.semantics.types import SymExtent
 
 I64_MAX = (1 << 63) - 1
@@ -64,26 +67,6 @@ class _ErrorProp(Exception):
 
 class _Fallthrough(Exception):
     """`fallthrough;` at the end of a case body (LS-178)."""
-
-
-def zero_value(t: Type):
-    """The zero fill of a type (SPEC-04 LS-67, LS-91)."""
-    if isinstance(t, (IntType, FixedType)):
-        return 0
-    if isinstance(t, BoolType):
-        return False
-    if isinstance(t, EnumType):
-        for n, v in t.members.items():
-            if v == 0:
-                return EnumValue(t.qname, n, 0)
-        return None
-    if isinstance(t, StructType):
-        return StructValue(t, {n: zero_value(ft) for n, ft, _ in t.fields})
-    if isinstance(t, ArrayType):
-        return ArrayValue.new(t.elem, [d if isinstance(d, int) else 0 for d in t.dims], lambda: zero_value(t.elem))
-    if isinstance(t, HandleType):
-        return NULL_HANDLE
-    return None
 
 
 class Evaluator:
@@ -336,33 +319,6 @@ class Evaluator:
             lower.append(lo)        # a slice keeps the parent's lower bound (LS-72)
         return ArrayValue(elem, arr.storage, origin, tuple(shape), tuple(strides), tuple(lower), arr.writable)
 
-    def array_builtin(self, e, name, vals):
-        """copy, fill, equal, transpose and reverse (SPEC-04 LS-70, LS-145); a fault here is positioned at the
-        callee name."""
-        a = vals[0]
-        if name == "transpose":
-            return ArrayValue(a.elem, a.storage, a.origin, a.shape[::-1], a.strides[::-1], a.lower[::-1],
-                              a.writable)
-        if name == "reverse":
-            d = e.dim
-            strides = list(a.strides)
-            origin = a.origin + ((a.shape[d] - 1) * strides[d] if a.shape[d] else 0)
-            strides[d] = -strides[d]
-            return ArrayValue(a.elem, a.storage, origin, a.shape, tuple(strides), a.lower, a.writable)
-        if name == "fill":
-            for i in a.indices():
-                a.set(i, assign_value(a.get(i), vals[1]))
-            return None
-        b = vals[1]
-        if name == "equal":
-            if tuple(a.shape) != tuple(b.shape):
-                return False
-            t = e.argv[0].ty.elem
-            return all(compare("==", t, a.get(i), b.get(j)) for i, j in zip(a.indices(), b.indices()))
-        # copy(dst, src): the shape check, then the alias check, then the element writes (SPEC-01 IM-187)
-        self.copy_elements(a, b)
-        return None
-
     def copy_elements(self, dst: ArrayValue, src: ArrayValue):
         """Copy ``src`` into ``dst`` in row-major logical order: copy.shape, then copy.alias (LS-70, IM-187)."""
         if tuple(dst.shape) != tuple(src.shape):
@@ -433,109 +389,11 @@ class Evaluator:
         raise MachineFault("E_UNSUPPORTED", O.DISPATCH_ADMIT)
 
     def builtin(self, e, env):
-        name = e.bname
-        args = e.argv
-        if name == "offset":
-            return e.cval       # offset(T, field): a compile-time constant (LS-76)
-        if name == "len":
-            v = self.eval(args[0], env)
-            return len(v) if isinstance(v, (bytes, LiveStr)) else v.shape[0]
-        if name in ("format", "utf8", "swap"):
-            from cint_compiler.interp import textops
-            return textops.run(self, e, env)
-        if name in ("extent", "size", "lower"):
-            v = self.eval(args[0], env)
-            if name == "size":
-                return v.size
-            self.eval(args[1], env)
-            return v.shape[e.dim] if name == "extent" else v.lower[e.dim]
-        vals = []
-        for a in args:
-            if isinstance(a, A.Expr) and a.ty is not ROUND and not (isinstance(a, A.Name) and a.ty is ROUND):
-                vals.append(self.eval(a, env))
-        for v in vals:
-            if getattr(v, "guard", None) is not None:     # a view of arena storage: its handle again (M-23)
-                self.mem_guard(v, e.span)
-        st = self.counted()
-        T = getattr(e, "T", None)
-        try:
-            if name in ("copy", "fill", "equal", "transpose", "reverse"):
-                return self.array_builtin(e, name, vals)
-            if name == "wrap_bits":      # LS-83 (Proposed), decision 30: no fault, one step
-                from cint_compiler.check.features.proposed import wrap_value
-                return wrap_value(vals[0], e.wbits)
-            if name in ("abs",):
-                return M.abs_(T, vals[0])
-            if name == "min":
-                return M.min2(T, *vals)
-            if name == "max":
-                return M.max2(T, *vals)
-            if name == "clamp":
-                return M.clamp(T, *vals)
-            if name in ("div_trunc", "rem_trunc", "div_euclid", "rem_euclid"):
-                return getattr(M, name)(T, *vals)
-            if name == "isqrt":
-                return M.isqrt(T, vals[0])
-            if name == "isqrt_round":
-                return M.isqrt_round(T, vals[0], e.mode)
-            if name == "div_round":
-                return M.div_round(T, vals[0], vals[1], e.mode)
-            if name == "uabs":
-                return M.uabs(T, vals[0])[1]
-            if name == "mul_full":
-                return M.mul_full(T, vals[0], vals[1])[1]
-            if name == "divmod":
-                return list(M.divmod_(T, vals[0], vals[1]))
-            if name == "muldiv":
-                return M.muldiv(e.R, T, vals[0], vals[1], vals[2], e.mode)
-            if name in ("rotl", "rotr"):
-                return getattr(M, name)(T, vals[0], vals[1], args[1].ty)
-            if name in ("mul", "mul_wrap", "mul_sat"):
-                form = {"mul": "checked", "mul_wrap": "wrap", "mul_sat": "sat"}[name]
-                return M.fixed_mul(form, T, vals[0], vals[1], e.mode)
-            if name == "div":
-                return M.fixed_div("checked", T, vals[0], vals[1], e.mode)
-            if name in ("sqrt", "sqrt_wrap", "sqrt_sat"):
-                form = {"sqrt": "checked", "sqrt_wrap": "wrap", "sqrt_sat": "sat"}[name]
-                return M.fixed_sqrt(form, T, vals[0], e.mode)
-            if name in ("add_result", "sub_result", "mul_result", "div_result", "rem_result"):
-                r = getattr(M, name)(T, vals[0], vals[1])
-            elif name == "shl_result":
-                r = M.shl_result(T, vals[0], vals[1], args[1].ty)
-            else:
-                return self.reduction(e, name, vals, st)
-            if r[0] == "ok":
-                return r
-            return ("err", ErrorValue("ArithError", r[1]))
-        except MachineFault as mf:
-            self.fault(mf, e.callee.span, st)
+        """A built-in call: its row's handler (interp/builtins.py)."""
+        return IB.run(self, e, env)
 
     def reduction(self, e, name, vals, st):
         raise MachineFault("E_UNSUPPORTED", O.DISPATCH_ADMIT)
-
-
-def _from_cells(elem, shape, cells):
-    a = ArrayValue.new(elem, shape, lambda: None)
-    a.storage.cells[:] = cells
-    return a
-
-
-def compare(op, t, a, b):
-    if isinstance(a, EnumValue):
-        a, b = a.value, b.value
-    elif isinstance(a, ErrorValue):
-        a, b = (a.set, a.name), (b.set, b.name)
-    if op == "==":
-        return a == b
-    if op == "!=":
-        return a != b
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    return a >= b
 
 
 class ConstEvaluator(Evaluator):
@@ -964,40 +822,22 @@ class Context(Evaluator, MemoryExec):
     # -------------------------------------------------------------- reductions
 
     def reduction(self, e, name, vals, st):
+        """A reduction call (semantics/reductions.py): its shapes, the charge ceil(n / 64) at the callee name
+        before any element is read (IM-139), then its value."""
+        red = RED.BY_CALL[name]
         arrays = [v for v in vals if isinstance(v, ArrayValue)]
-        if name in ("sum", "sum_wrap", "sum_sat", "count", "reduce_min", "reduce_max", "min_init", "max_init"):
-            xs = arrays[0].elements()
-        elif name == "fold_checked":
-            xs = arrays[0].elements()
-        elif name == "dot":
+        scalars = [v for v in vals if not isinstance(v, ArrayValue)]
+        ys = None
+        if red.arrays == 2:
             a, b = arrays
             if a.shape[0] != b.shape[0]:
-                raise MachineFault("E_SHAPE", O.op("dot", "checked", e.elem, e.R),
-                                   [(I64, 0), (I64, b.shape[0])], None, (I64, a.shape[0]))
-            xs = a.elements()
-        n = len(xs)
-        self.charge((n + 63) // 64, e.callee.span)
-        if name == "sum":
-            return M.reduce_sum(e.elem, e.R, xs)
-        if name == "sum_wrap":
-            return M.sum_wrap(e.elem, xs)
-        if name == "sum_sat":
-            return M.sum_sat(e.elem, xs)
-        if name == "count":
-            return M.count(xs)
-        if name == "reduce_min":
-            return M.reduce_min(e.elem, xs)
-        if name == "reduce_max":
-            return M.reduce_max(e.elem, xs)
-        if name == "min_init":
-            return M.min_init(e.elem, vals[0], xs)
-        if name == "max_init":
-            return M.max_init(e.elem, vals[0], xs)
-        if name == "fold_checked":
-            return M.fold_checked(e.fold_op, e.elem, vals[0], xs)
-        if name == "dot":
-            return M.dot(e.elem, e.R, xs, arrays[1].elements())
-        raise MachineFault("E_UNSUPPORTED", O.DISPATCH_ADMIT)
+                raise MachineFault("E_SHAPE", red.opid(e.elem, e.R), [(I64, 0), (I64, b.shape[0])], None,
+                                   (I64, a.shape[0]))
+            ys = b.elements()
+        xs = arrays[0].elements()
+        self.charge(RED.fuel(len(xs)), e.callee.span)
+        return RED.EVALUATE[name](e.elem, getattr(e, "R", None), xs, scalars[0] if scalars else None, ys,
+                                  getattr(e, "fold_op", "add"))
 
     # -------------------------------------------------------------- statements
 
@@ -1452,59 +1292,6 @@ class Context(Evaluator, MemoryExec):
             self.block(e.block, env)
             raise AssertionError("a catch block leaves")
         return self.eval(e.value, env)
-
-
-def assign_value(cur, v):
-    """The value to store over ``cur``: a copy of ``v``, written into ``cur``'s own storage when both are structs,
-    so that an `inout` reference or a view of one of its array fields sees the store (SPEC-04 LS-107, LS-119)."""
-    if isinstance(cur, StructValue) and cur is v:
-        return cur
-    if isinstance(cur, StructValue) and isinstance(v, StructValue):
-        for name, x in v.fields.items():
-            old = cur.fields.get(name)
-            if isinstance(old, ArrayValue) and isinstance(x, ArrayValue) and tuple(old.shape) == tuple(x.shape):
-                for i in old.indices():
-                    old.set(i, assign_value(old.get(i), x.get(i)))
-            else:
-                cur.fields[name] = assign_value(old, x)
-        return cur
-    return copy_value(v)
-
-
-def _field_storages(sv: StructValue) -> list:
-    """The storage of every array that is part of a struct value, through nested structs and arrays."""
-    out = []
-    for x in sv.fields.values():
-        if isinstance(x, StructValue):
-            out.extend(_field_storages(x))
-        elif isinstance(x, ArrayValue):
-            out.append(x.storage)
-            for e in x.storage.cells:
-                if isinstance(e, StructValue):
-                    out.extend(_field_storages(e))
-    return out
-
-
-def _overlap(a: ArrayValue, b: ArrayValue) -> bool:
-    sa = {a.offset(i) for i in a.indices()}
-    return any(b.offset(i) in sa for i in b.indices())
-
-
-def _iter_space(extents):
-    if any(x == 0 for x in extents):
-        return
-    idx = [0] * len(extents)
-    while True:
-        yield tuple(idx)
-        k = len(extents) - 1
-        while k >= 0:
-            idx[k] += 1
-            if idx[k] < extents[k]:
-                break
-            idx[k] = 0
-            k -= 1
-        if k < 0:
-            return
 
 
 class CompileTimeBudgetExceeded(Exception):

@@ -8,10 +8,11 @@ reduction in source order with `cintg_reduce_end`, ends the dispatch, and only t
 into the scalar `out` arguments.  Targets and contributions of I8..U64 only (wider ones: C9102)."""
 from __future__ import annotations
 
-from cint_compiler.semantics import opnames as O
+from cint_compiler.semantics.reductions import REDUCTIONS, STATEMENT_KINDS
 from cint_compiler.semantics.types import ArrayType, IntType
 
-KINDS = {"sum": 0, "fold_checked": 1, "sum_wrap": 2, "sum_sat": 3, "min": 4, "max": 5, "count": 6}
+# the kind numbers of cintg_reduce_add and cintg_reduce_end below: the rows of semantics/reductions.py
+KINDS = {k: REDUCTIONS[k].statement for k in STATEMENT_KINDS}
 
 HELPERS = r"""
 /* --- kernel reductions (docs/language.md decision 23) ----------------------------------- */
@@ -100,12 +101,10 @@ def _range(em, t):
 
 
 def _opname(s):
-    if s.form == "sum":
-        return O.op("sum", "checked", s.elem, s.T)
-    if s.form == "fold_checked":
-        return O.op("fold_checked", "add", s.T)
-    if s.form in ("min", "max"):
-        return O.op("reduce_" + s.form, "checked", s.T)
+    """The identifier the runtime writes for a fault of reduction s (the kinds that cannot fault pass their
+    kind, which it never writes)."""
+    if s.form in ("sum", "fold_checked", "min", "max"):
+        return REDUCTIONS[s.form].opid(s.elem, s.T) if s.form == "sum" else REDUCTIONS[s.form].opid(s.T)
     return s.form
 
 

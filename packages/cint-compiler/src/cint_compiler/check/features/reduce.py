@@ -12,7 +12,7 @@ parameter at a dispatch (a variable, written only when the dispatch completes).
 contributions, one per work-item that reaches the statement, are combined in ascending work-item order."""
 from __future__ import annotations
 
-from cint_compiler.semantics import opnames as O
+from cint_compiler.semantics.reductions import REDUCTIONS, STATEMENT_KINDS
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
 from cint_compiler.syntax.tree import NOTCONST
@@ -21,7 +21,7 @@ from cint_compiler.semantics.types import BOOL, I64, ArrayType, IntType
 from cint_compiler.check.symbols import _err
 from cint_compiler.diagnostics import unsupported
 
-FORMS = ("sum", "fold_checked", "sum_wrap", "sum_sat", "min", "max", "count")
+FORMS = STATEMENT_KINDS     # the kinds a `reduce` statement takes (semantics/reductions.py)
 EW_PREFIX = "__ew"          # the over variables of an element-form kernel (no user name starts with `__`)
 
 
@@ -239,7 +239,7 @@ def contribute(s, acc, x):
     if f == "fold_checked":
         v = acc.v + x
         if not M.fits(T, v):
-            raise MachineFault("E_OVERFLOW", O.op("fold_checked", "add", T), [(I64, acc.n), (T, acc.v), (T, x)],
+            raise MachineFault("E_OVERFLOW", REDUCTIONS["fold_checked"].opid(T), [(I64, acc.n), (T, acc.v), (T, x)],
                                exact=v, limit=M._bound(T, v))
         acc.v = v
     elif f == "sum":
@@ -262,8 +262,8 @@ def epilogue(s, acc):
     T = s.T
     if s.form == "sum":
         if not M.fits(T, acc.v):
-            raise MachineFault("E_OVERFLOW", O.op("sum", "checked", s.elem, T), [(I64, acc.n)],
+            raise MachineFault("E_OVERFLOW", REDUCTIONS["sum"].opid(s.elem, T), [(I64, acc.n)],
                                exact=acc.v, limit=M._bound(T, acc.v))
     elif s.form in ("min", "max") and acc.n == 0:
-        raise MachineFault("E_SHAPE", O.op("reduce_" + s.form, "checked", T), [(I64, 0)])
+        raise MachineFault("E_SHAPE", REDUCTIONS[s.form].opid(T), [(I64, 0)])
     return acc.v
