@@ -63,7 +63,7 @@ class CallChecks:
 
     def complete(self, t, span):
         """C3006 when the layout of struct ``t`` is asked for before its fields are defined (a bit width)."""
-        if t.qname in getattr(self, "fielding", ()):
+        if t.qname in self.fielding:
             raise _err("C3006", span, "type `%s` is used before it is complete: its fields are not defined yet"
                        % t.name())
 

@@ -166,7 +166,7 @@ class ExprChecks:
     def early_const(self, name):
         """While struct fields are defined (pass 1), the named constant ``name`` of this module, declared now
         so that a bit width may name it (LS-82, decision 17); None when there is none."""
-        it = (getattr(self, "early", None) or {}).pop(name, None)
+        it = (self.early or {}).pop(name, None)
         if it is None:
             return None
         saved = self.fn, self.scope, self.pending
@@ -209,7 +209,7 @@ class ExprChecks:
             e.cval = sym.value
         if isinstance(sym.info, ViewInfo):
             self.view_used(e, sym)
-        if isinstance(sym.type, StrType) and getattr(self, "_str_info", None):
+        if isinstance(sym.type, StrType) and self._str_info:
             textops_check.used(self, e, sym)
         return sym.type
 

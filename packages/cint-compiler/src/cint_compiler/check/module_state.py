@@ -25,16 +25,16 @@ class ModuleStateChecks:
         while True:
             if isinstance(e, A.Paren):
                 e = e.inner
-            elif isinstance(e, A.Member) and getattr(e, "mkind", None) == "qname":
-                g = getattr(e, "ref", None)
+            elif isinstance(e, A.Member) and e.mkind == "qname":
+                g = e.ref
                 return g if g is not None and g.kind == "global" else None
             elif isinstance(e, (A.Index, A.Member)):
                 e = e.base
-            elif isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and \
-                    getattr(e, "bname", None) in ("transpose", "reverse"):
+            elif isinstance(e, A.Call) and e.kind == "builtin" and \
+                    e.bname in ("transpose", "reverse"):
                 e = e.argv[0]
             elif isinstance(e, A.Name):
-                g = getattr(e, "ref", None)
+                g = e.ref
                 if g is not None and isinstance(g.info, ViewInfo):
                     g = g.info.root
                 return g if g is not None and g.kind == "global" else None
@@ -53,7 +53,7 @@ class ModuleStateChecks:
         inner = a
         while isinstance(inner, A.Paren):
             inner = inner.inner
-        bare = isinstance(inner, A.Name) or (isinstance(inner, A.Member) and getattr(inner, "mkind", None) == "qname")
+        bare = isinstance(inner, A.Name) or (isinstance(inner, A.Member) and inner.mkind == "qname")
         if bare or isinstance(getattr(a, "ty", None), (ArrayType, StructType)):
             return self.global_root(a)
         return None
@@ -135,7 +135,7 @@ class ModuleStateChecks:
             if v is None:
                 raise _err("C2020", e.span, "field `%s` of %s is not supplied" % (names[i], t))
         for p, a in zip(params, out):
-            if getattr(a, "is_default", False):
+            if a.is_default:
                 continue
             if isinstance(p.type, ArrayType):
                 self.expr(a, p.type)

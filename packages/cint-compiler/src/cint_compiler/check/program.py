@@ -58,7 +58,6 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
         self.evaluation = evaluation
         self.modules = modules if modules is not None else {}   # checked modules by path, for imports
         self.selected = set()          # names bound by `import a.b.{X, y};` (LS-228: C3002 on collision)
-        self._tok_index = None         # (line, column) -> token index, for the parts of qualified names
         self.path = module.path
         self.modname = module.name
         self.top = Scope()
@@ -77,6 +76,20 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
         self.gargs = []                # (callee, module variable, argument) for C5012 (LS-122)
         self.untyped_memo = {}         # id(node) -> is_untyped(node), so an operator chain is typed in linear time
         self.const_memo = None         # id(node) -> is_const(node) during one fold
+        # declarations in progress (pass 1 and 2)
+        self.early = None              # constants a bit width or an extent may name before pass 2, by name
+        self.early_script = False      # the module is a script (its top-level declarations are locals)
+        self.fielding = set()          # structs whose fields are not defined yet (C3006)
+        self.computed_syms = set()     # size parameters of the signature being declared that a computed
+                                       # extent names (C2065; reset per signature)
+        self.containers = []           # the module's arenas and pools (check/features/containers.py)
+        # views and Str values (LS-106, LS-253): module-wide ordinals of uses and of the dispatches and swaps
+        # that write their arrays (check/views.py, check/features/textops.py)
+        self._view_ticks = 0
+        self._view_marks = []          # (view or Str Symbol, tick) marked by a dispatch or a swap
+        self._swap_spans = set()       # id() of the spans of the swaps among those marks
+        self._str_info = None          # id(Str Symbol) -> what it derives from, once a Str is derived
+        self._str_lhs = None           # the Name a Str assignment rebinds (not a use of it)
 
     # ------------------------------------------------------------------ declarations
 
@@ -190,7 +203,7 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
                     exported.add(it.name)
         prog = Program(m, self.globals, self.functions, self.kernels, tests, script, script_span, self.types,
                        has_main, decls, exported)
-        prog.containers = list(getattr(self, "containers", []))   # arenas and pools (containers_check)
+        prog.containers = list(self.containers)   # arenas and pools (check/features/containers.py)
         return prog
 
 

@@ -165,7 +165,7 @@ def bitfield_of(place):
     """(declared type, width) when ``place`` is a bit field of a struct (LS-82), else None."""
     while isinstance(place, A.Paren):
         place = place.inner
-    return getattr(place, "bitfield", None) if isinstance(place, A.Member) else None
+    return place.bitfield if isinstance(place, A.Member) else None
 
 
 def bitfield_fault(bf, v):
@@ -264,7 +264,10 @@ class Scope:
 
 
 class FnCtx:
-    """What the checker knows about the function body it is in."""
+    """What the checker knows about the function body it is in (every field declared: a slot)."""
+
+    __slots__ = ("info", "kind", "result", "loops", "in_switch", "in_defer", "ft_ok", "prints", "kviol", "kcalls",
+                 "kbytes", "gwrites", "reduces")
 
     def __init__(self, info=None, kind="func", result=VOID):
         self.info = info
@@ -279,6 +282,7 @@ class FnCtx:
         self.kcalls = []              # the user functions it calls, with the call spans
         self.kbytes = 0               # a kernel's private array bytes so far (C5029)
         self.gwrites = {}             # the module variables the body writes itself (LS-122)
+        self.reduces = []             # a kernel's `reduce` statements so far (check/features/reduce.py)
 
 
 class ViewInfo:

@@ -106,7 +106,7 @@ class Evaluator:
 
     def x_StrLit(self, e, env):
         data = b"".join(p.encode("utf-8") if isinstance(p, str) else p for p in e.parts)
-        if getattr(e, "as_view", False):
+        if e.as_view:
             # a string literal bound to an `in U8[...]` parameter: a read-only view of its bytes
             return ArrayValue(e.ty.elem, Storage(list(data)), 0, (len(data),), (1,), writable=False)
         return data
@@ -220,7 +220,7 @@ class Evaluator:
         return r
 
     def x_Member(self, e, env):
-        kind = getattr(e, "mkind", None)
+        kind = e.mkind
         if kind == "const":
             return e.cval
         if kind == "qname":
@@ -254,12 +254,12 @@ class Evaluator:
             _from_cells(t.elem, (len(vals),) + tuple(inner_shape), cells)
 
     def x_Index(self, e, env):
-        if getattr(e, "subword", None) is not None:      # `x.byte[k]` (LS-85, Proposed): no step of its own
+        if e.subword is not None:      # `x.byte[k]` (LS-85, Proposed): no step of its own
             from cint_compiler.check.features.proposed import subword_bits
             return subword_bits(self.eval(e.subword_x, env), e.subword[0], e.subword[1])
-        if getattr(e, "ckind", None) is not None:
+        if e.ckind is not None:
             return self.mem_index(e, env)
-        if getattr(e, "view", False):
+        if e.view:
             return self.form_view(e, env)
         base = self.eval(e.base, env)
         idx = [self.eval(i, env) for i in e.items]
@@ -409,7 +409,7 @@ class ConstEvaluator(Evaluator):
         raise mf
 
     def literal(self, e):
-        err = getattr(e, "lit_error", None)
+        err = e.lit_error
         if err is not None:
             self.checked_literals.append(err)
             raise err
@@ -428,18 +428,18 @@ class ConstEvaluator(Evaluator):
         return super().x_Convert(e, env)
 
     def x_Member(self, e, env):
-        if getattr(e, "mkind", None) == "const":
+        if e.mkind == "const":
             return e.cval
         return super().x_Member(e, env)
 
     user_call = None    # the checker's runner of compile-time calls (LS-264..LS-268)
 
     def call(self, e, env):
-        if e.kind == "func" and getattr(e, "const_call", False) and e.cval is not NOTCONST:
+        if e.kind == "func" and e.const_call and e.cval is not NOTCONST:
             self.eval_args(e, env)
             self.step += 1
             return e.cval       # already folded (an element of a constant array)
-        if e.kind == "func" and getattr(e, "const_call", False) and self.user_call is not None:
+        if e.kind == "func" and e.const_call and self.user_call is not None:
             args = self.eval_args(e, env)
             self.step += 1
             return self.user_call(e, args)
@@ -770,7 +770,7 @@ class Context(Evaluator, MemoryExec):
         # a dispatch from cint code is on the stack of its work-item and epilogue faults, innermost, after
         # the call sites of the enclosing calls (decision 3); it is no call for the depth (E_DEPTH)
         self.stack = list(self.stack) + [self.pos(span)]
-        reduces = getattr(info.decl, "reduces", None) or []
+        reduces = info.decl.reduces or []
         saved_racc = getattr(self, "racc", None)
         self.racc = {r: KR.Accumulator(r) for r in reduces}
         wi = 0
@@ -836,8 +836,8 @@ class Context(Evaluator, MemoryExec):
             ys = b.elements()
         xs = arrays[0].elements()
         self.charge(RED.fuel(len(xs)), e.callee.span)
-        return RED.EVALUATE[name](e.elem, getattr(e, "R", None), xs, scalars[0] if scalars else None, ys,
-                                  getattr(e, "fold_op", "add"))
+        return RED.EVALUATE[name](e.elem, e.R, xs, scalars[0] if scalars else None, ys,
+                                  e.fold_op or "add")
 
     # -------------------------------------------------------------- statements
 
@@ -854,10 +854,10 @@ class Context(Evaluator, MemoryExec):
 
     def block(self, b, env):
         # LS-110: the local arrays a block declares are released when it exits, however it exits
-        charges = getattr(b, "frame_decls", None)
+        charges = b.frame_decls
         if charges is None:
             charges = b.frame_decls = any(type(s) is A.VarDecl and s.mode is None and
-                                          isinstance(getattr(s, "resolved", None), ArrayType) for s in b.stmts)
+                                          isinstance(s.resolved, ArrayType) for s in b.stmts)
         if charges:
             mark = self.frame_used
             try:
@@ -868,7 +868,7 @@ class Context(Evaluator, MemoryExec):
         self._block(b, env)
 
     def _block(self, b, env):
-        has_defer = getattr(b, "has_defer", None)
+        has_defer = b.has_defer
         if has_defer is None:
             has_defer = b.has_defer = any(type(s) is A.Defer for s in b.stmts)
         if not has_defer:
@@ -1002,9 +1002,9 @@ class Context(Evaluator, MemoryExec):
                 return (lambda v: self.globals.__setitem__(sym, v)), (lambda: self.globals[sym])
             return (lambda v: env.__setitem__(sym, v)), (lambda: env[sym])
         if isinstance(place, A.Index):
-            if getattr(place, "ckind", None) is not None:
+            if place.ckind is not None:
                 return self.mem_place(place, env)
-            if getattr(place, "view", False):
+            if place.view:
                 view = self.form_view(place, env)
                 return None, (lambda: view)
             base = self.eval(place.base, env)
@@ -1019,7 +1019,7 @@ class Context(Evaluator, MemoryExec):
         raise AssertionError("not a place")
 
     def s_Assign(self, s, env):
-        if getattr(s, "subword", None) is not None:      # `x.byte[k] = v;` (LS-86, Proposed): cannot fault
+        if s.subword is not None:      # `x.byte[k] = v;` (LS-86, Proposed): cannot fault
             from cint_compiler.check.features.proposed import subword_store
             setter, getter = self.place_ref(s.place.subword_x, env)
             v = self.eval(s.value, env)
@@ -1185,7 +1185,7 @@ class Context(Evaluator, MemoryExec):
         if s.value is None:
             raise _Return(None)
         v = self.eval(s.value, env)
-        if getattr(s, "is_error", False):
+        if s.is_error:
             raise _Return(("err", v), True)
         raise _Return(copy_value(v))
 

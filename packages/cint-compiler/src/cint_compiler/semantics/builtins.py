@@ -90,7 +90,7 @@ def _tm(name, form="checked"):
 
 def _red(kind):
     r = REDUCTIONS[kind]
-    return lambda c: (r.opid(c.elem, getattr(c, "R", None), getattr(c, "fold_op", "add")),)
+    return lambda c: (r.opid(c.elem, c.R, c.fold_op or "add"),)
 
 
 _NUM, _INT, _ARR = ("number",), ("integer",), ("array",)

@@ -243,11 +243,15 @@ class Parser:
             return A.TypeName([t.text], span=self.sp(t))
         if t.kind == "ident":
             self.next()
-            parts = [t.text]
+            parts, spans = [t.text], [self.sp(t)]
             while self.at(".") and self.peek().kind == "ident":
                 self.next()
-                parts.append(self.next().text)
+                pt = self.next()
+                parts.append(pt.text)
+                spans.append(self.sp(pt))
             tn = A.TypeName(parts, span=self.sp(t))
+            if len(parts) > 1:
+                tn.part_spans = spans      # the checker positions a diagnostic at a later part (C3007)
             if len(parts) == 1 and parts[0] in ("Pool", "Handle", "Arena") and self.at("("):
                 lp = self.next()
                 self.enter(lp)
@@ -774,7 +778,7 @@ class Parser:
         la = self.decl_ahead()
         if la == "decl":
             ty = self.parse_type()
-            if getattr(ty, "capacity", None) is not None:
+            if isinstance(ty, A.TypeName) and ty.capacity is not None:
                 raise self.err("C4012", t, "an arena or pool is declared at module level, not in a body")
             if self.peek().kind in ("(", "["):
                 raise self.err("C1050", self.peek(), "a function is declared at the top level of a module")
@@ -1235,7 +1239,7 @@ class Parser:
             if self.tok.kind == "ident" and self.peek().kind in ("(", "["):
                 name = self.next()
                 return finish(self.func_rest(ty, None, name))
-            if getattr(ty, "capacity", None) is not None:
+            if isinstance(ty, A.TypeName) and ty.capacity is not None:
                 return finish(self.container_decl(ty, t))
             d = self.var_rest(ty, t)
             return finish(A.GlobalDecl(d.name, decl=d, span=d.span))

@@ -118,7 +118,7 @@ def check_reduce(ck, s):
     if not (sym.kind == "param" and sym.info == "out" and not isinstance(sym.type, ArrayType)):
         raise _err("C5031", s.span, "the target of `reduce` is a scalar `out` parameter of the kernel; `%s` "
                    "is not (LS-249)" % s.target)
-    seen = fn.__dict__.setdefault("reduces", [])
+    seen = fn.reduces
     if any(r.sym is sym for r in seen):
         raise _err("C5031", s.span, "the scalar `out` parameter `%s` is the target of exactly one `reduce` "
                    "statement (LS-245)" % s.target)
@@ -185,7 +185,7 @@ def finish_kernel(ck, info):
     """After a kernel body: every scalar `out` parameter is the target of one `reduce` (LS-245); the kernel
     keeps its reductions in source order (the order of their epilogue checks)."""
     _err, _ = _errs()
-    seen = ck.fn.__dict__.get("reduces", [])
+    seen = ck.fn.reduces
     for p in info.params:
         if p.info == "out" and not isinstance(p.type, ArrayType) and not any(r.sym is p for r in seen):
             raise _err("C5031", p.span, "the scalar `out` parameter `%s` is the target of exactly one `reduce` "
