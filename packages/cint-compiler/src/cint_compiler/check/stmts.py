@@ -26,6 +26,7 @@ from cint_compiler.check.features.reduce import finish_kernel
 from cint_compiler.check.features import proposed as proposed_check
 from cint_compiler.check.features import textops as textops_check
 from cint_compiler.semantics import fmt
+from cint_abi.codes import FAULT_CODES
 
 
 class StmtChecks:
@@ -74,7 +75,6 @@ class StmtChecks:
 
     def check_test(self, t: A.TestDecl):
         if t.expect_fault is not None:
-            from cint_abi.codes import FAULT_CODES
             if t.expect_fault not in FAULT_CODES:
                 raise _err("C1011", t.expect_fault_span or t.span, "unknown fault name %s" % t.expect_fault)
         self.fn = FnCtx(kind="test", result=VOID)

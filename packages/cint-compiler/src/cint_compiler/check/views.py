@@ -20,6 +20,7 @@ from cint_compiler.check.symbols import (
 )
 from cint_compiler.check.features import proposed as proposed_check
 from cint_compiler.check.features import textops as textops_check
+from math import gcd
 
 
 class ViewChecks:
@@ -86,7 +87,6 @@ class ViewChecks:
         """`identical`, `disjoint` or `overlap` for two views (origin, shape, strides) of one buffer, by the
         tests of SPEC-02 A-5 that LS-70 names: T0 (an empty view), T1 (bounding intervals), T2 (the gcd of the
         strides does not divide the distance of the origins), T3 (exactly the same view)."""
-        from math import gcd
         (oa, sa, ta), (ob, sb, tb) = a, b
         if any(x == 0 for x in sa) or any(x == 0 for x in sb):
             return "disjoint"                                                  # T0

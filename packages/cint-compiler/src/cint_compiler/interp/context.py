@@ -35,6 +35,8 @@ from cint_compiler.interp.values import (_field_storages, _from_cells, _iter_spa
                                         zero_value)
 from cint_compiler.interp import builtins as IB
 from cint_compiler.semantics.types import SymExtent
+from cint_compiler.check.features.proposed import subword_bits, subword_store
+from cint_compiler.semantics import fmt
 
 I64_MAX = (1 << 63) - 1
 
@@ -255,7 +257,6 @@ class Evaluator:
 
     def x_Index(self, e, env):
         if e.subword is not None:      # `x.byte[k]` (LS-85, Proposed): no step of its own
-            from cint_compiler.check.features.proposed import subword_bits
             return subword_bits(self.eval(e.subword_x, env), e.subword[0], e.subword[1])
         if e.ckind is not None:
             return self.mem_index(e, env)
@@ -973,7 +974,6 @@ class Context(Evaluator, MemoryExec):
 
     def render_text(self, text, env) -> bytes:
         """The UTF-8 bytes of an interpolated text (print, format): its parts in order."""
-        from cint_compiler.semantics import fmt
         out = []
         for p in text.parts:
             if isinstance(p, A.Hole):
@@ -1020,7 +1020,6 @@ class Context(Evaluator, MemoryExec):
 
     def s_Assign(self, s, env):
         if s.subword is not None:      # `x.byte[k] = v;` (LS-86, Proposed): cannot fault
-            from cint_compiler.check.features.proposed import subword_store
             setter, getter = self.place_ref(s.place.subword_x, env)
             v = self.eval(s.value, env)
             setter(subword_store(getter(), v, *s.subword))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from cint_compiler.semantics.reductions import REDUCTIONS, STATEMENT_KINDS
 from cint_compiler.semantics.types import ArrayType, IntType
+from cint_compiler.backend.c17.common import int_lit, refuse
 
 # the kind numbers of cintg_reduce_add and cintg_reduce_end below: the rows of semantics/reductions.py
 KINDS = {k: REDUCTIONS[k].statement for k in STATEMENT_KINDS}
@@ -96,7 +97,6 @@ def has_scalar_out(info) -> bool:
 
 
 def _range(em, t):
-    from cint_compiler.backend.c17.emit import int_lit
     return "(cintg_i128)%s" % int_lit(t, t.min), "(cintg_i128)%s" % int_lit(t, t.max)
 
 
@@ -110,7 +110,6 @@ def _opname(s):
 
 def s_reduce(em, s, lines):
     """The work-item's contribution: its operand, then one step (the statement's) for `cintg_reduce_add`."""
-    from cint_compiler.backend.c17.emit import refuse
     if not (_narrow(s.T) and (s.form == "count" or _narrow(s.elem))):
         raise refuse(s.span, "a `reduce` of a type wider than 64 bits")
     helpers(em)
@@ -134,7 +133,6 @@ def dispatch_accumulators(em, e, name, lines):
 
 
 def _range_lit(t, v):
-    from cint_compiler.backend.c17.emit import int_lit
     return int_lit(t, v)
 
 
