@@ -86,3 +86,45 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def executor(request) -> str:
     return request.config.getoption("executor")
+
+
+@pytest.fixture(scope="module")
+def source_env(tmp_path_factory):
+    """A factory for the tests that build cint sources with ``cint.load``: ``source_env(label, files=None,
+    environ=None)`` makes a fresh folder (its name starts with label), writes ``files`` into it ({name: str
+    or bytes}), points ``CINT_PY_CACHE`` at its ``cache`` subfolder (a private build cache), unsets
+    ``CINT_EXE`` (builds use the compiler in this process), sets ``environ`` (values may name the folder
+    as ``{base}``) and returns the folder. The environment is restored and the folders are removed when
+    the module's tests end; a second call in the module makes another folder and cache."""
+    saved: dict = {}
+    made = []
+
+    def make(label, files=None, environ=None):
+        base = tmp_path_factory.mktemp(label)
+        made.append(base)
+        for name, text in (files or {}).items():
+            (base / name).parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(text, bytes):
+                (base / name).write_bytes(text)
+            else:
+                (base / name).write_text(text, encoding="utf-8")
+        values = {"CINT_PY_CACHE": str(base / "cache"), "CINT_EXE": None}
+        values.update({k: v.format(base=base) for k, v in (environ or {}).items()})
+        for k, v in values.items():
+            saved.setdefault(k, os.environ.get(k))
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        return base
+
+    try:
+        yield make
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        for base in made:
+            shutil.rmtree(base, ignore_errors=True)

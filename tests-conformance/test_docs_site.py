@@ -19,25 +19,15 @@ PAGES = sorted((DOCS / "guide").glob("*.md")) + [DOCS / "index.md"]
 
 
 @pytest.fixture(scope="module")
-def site_env(tmp_path_factory):
-    base = tmp_path_factory.mktemp("docs-site")
-    saved = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_CACHE", "CINT_RT")}
+def site_env(source_env):
+    """The pages' folder (source_env: a private build cache) with a private runtime cache and the headers; the
+    environment of the console blocks' commands also finds this interpreter's tools first."""
     import cint_runtime
-    os.environ["CINT_PY_CACHE"] = str(base / "pycache")
-    os.environ["CINT_CACHE"] = str(base / "cache")
-    os.environ["CINT_RT"] = str(cint_runtime.include_dir())
+    base = source_env("docs-site", environ={"CINT_CACHE": "{base}/rt-cache", "CINT_RT": str(cint_runtime.include_dir())})
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env["PYTHON"] = sys.executable
-    try:
-        yield base, env
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-        shutil.rmtree(base, ignore_errors=True)
+    return base, env
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

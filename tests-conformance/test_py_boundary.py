@@ -1,6 +1,5 @@
 """Conformance: Q<i>.<f> and I128..I1024 scalars at the export boundary of cpu-c17 (SPEC-03P.1 7.3 A-13,
 8.5 P-21a and P-24), through the package cint, against the reference interpreter."""
-import os
 from fractions import Fraction
 
 import pytest
@@ -23,19 +22,9 @@ export I256 cube(I256 x) {
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    base = tmp_path_factory.mktemp("py_boundary")
-    old = os.environ.get("CINT_PY_CACHE")
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    src = base / "bnd.ci"
-    src.write_text(SRC)
-    try:
-        yield cint.load(src).context(), compile_file(src)
-    finally:
-        if old is None:
-            os.environ.pop("CINT_PY_CACHE", None)
-        else:
-            os.environ["CINT_PY_CACHE"] = old
+def env(source_env):
+    src = source_env("py_boundary", {"bnd.ci": SRC}) / "bnd.ci"
+    return cint.load(src).context(), compile_file(src)
 
 
 def ref(c, entry, args):

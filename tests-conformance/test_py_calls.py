@@ -51,18 +51,8 @@ SPIN = 6 * 10**7          # about 0.3 s of the cpu-c17 loop on the development m
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    base = tmp_path_factory.mktemp("py-calls")
-    old = os.environ.get("CINT_PY_CACHE")
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    (base / "py_calls.ci").write_text(SOURCE)
-    try:
-        yield cint.load(base / "py_calls.ci")
-    finally:
-        if old is None:
-            os.environ.pop("CINT_PY_CACHE", None)
-        else:
-            os.environ["CINT_PY_CACHE"] = old
+def mod(source_env):
+    return cint.load(source_env("py-calls", {"py_calls.ci": SOURCE}) / "py_calls.ci")
 
 
 def _run_in_thread(fn):

@@ -23,19 +23,8 @@ from cint_compiler.interp.context import Context as RefContext  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def counter(tmp_path_factory):
-    base = tmp_path_factory.mktemp("pyckpt")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    shutil.copyfile(EXAMPLES / "counter.ci", base / "counter.ci")
-    shutil.copyfile(EXAMPLES / "calls.ci", base / "calls.ci")
-    yield base
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def counter(source_env):
+    return source_env("pyckpt", {name: (EXAMPLES / name).read_bytes() for name in ("counter.ci", "calls.ci")})
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 restores into the other through cint_abi's strict decoder given the struct layouts, a recording replays
 on both backends, and malformed checkpoints are refused by both without changing either state."""
 import hashlib
-import os
 import random
 import shutil
 
@@ -51,18 +50,8 @@ export I64 put(I64 v) {
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    base = tmp_path_factory.mktemp("pyckstructs")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    (base / "grid.ci").write_text(SRC, encoding="utf-8")
-    yield cint.load(base / "grid.ci")
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def mod(source_env):
+    return cint.load(source_env("pyckstructs", {"grid.ci": SRC}) / "grid.ci")
 
 
 def ref():

@@ -65,22 +65,8 @@ export void bump[n](inout I64[n] a) {
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    import os
-    base = tmp_path_factory.mktemp("py-dlpack")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    src = base / "dl.ci"
-    src.write_text(SOURCE)
-    try:
-        yield cint.load(src)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+def mod(source_env):
+    return cint.load(source_env("py-dlpack", {"dl.ci": SOURCE}) / "dl.ci")
 
 
 @pytest.fixture()

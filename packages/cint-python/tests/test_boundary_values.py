@@ -2,7 +2,6 @@
 
 The library is built from source by cint.load (so it has cintx_invoke and the C call path); exports
 with a Q or wide parameter or result are reached through _Entry, the ctypes path."""
-import os
 from fractions import Fraction
 
 import pytest
@@ -58,19 +57,8 @@ export I64 plain(I64 x) {
 
 
 @pytest.fixture(scope="module")
-def ctx(tmp_path_factory):
-    base = tmp_path_factory.mktemp("boundary_values")
-    old = os.environ.get("CINT_PY_CACHE")
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    try:
-        src = base / "bv.ci"
-        src.write_text(SRC)
-        yield cint.load(src).context()
-    finally:
-        if old is None:
-            os.environ.pop("CINT_PY_CACHE", None)
-        else:
-            os.environ["CINT_PY_CACHE"] = old
+def ctx(source_env):
+    return cint.load(source_env("boundary_values", {"bv.ci": SRC}) / "bv.ci").context()
 
 
 F = cint.Fixed

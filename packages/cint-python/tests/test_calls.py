@@ -51,19 +51,9 @@ export kernel square[n](in I64[n] x, out I64[n] y) over [i: n] {
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    base = tmp_path_factory.mktemp("calls")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    src = base / "calls.ci"
-    src.write_text(CALLS)
-    yield base, src
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def env(source_env):
+    base = source_env("calls", {"calls.ci": CALLS})
+    return base, base / "calls.ci"
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 registrations after a restore (P-20, M-11a), Buffers that keep their elements, and a library built by
 plain `cint build --lib`, which has no checkpoint functions."""
 import hashlib
-import os
 import subprocess
 import sys
 
@@ -36,19 +35,9 @@ export kernel ramp[n](in I64 base, out I64[n] ys) over [i: n] {
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    base = tmp_path_factory.mktemp("ckpt")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    src = base / "ck.ci"
-    src.write_text(SRC)
-    yield base, src
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def env(source_env):
+    base = source_env("ckpt", {"ck.ci": SRC})
+    return base, base / "ck.ci"
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ the structs= mapping of cint_abi's strict decoder, taken from the loaded library
 restore, cint.read_checkpoint) or from the interpreter's program (RefExecutor), cross-executor restore,
 recording and replay on both backends, and refusals that leave the state as it was."""
 import hashlib
-import os
 import random
 import shutil
 
@@ -68,19 +67,8 @@ PUTS = ((0, 5), (1, -3), (2, 9), (1, 4))
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    base = tmp_path_factory.mktemp("ckstructs")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    (base / "gst.ci").write_text(SRC, encoding="utf-8")
-    (base / "two.ci").write_text(SRC2, encoding="utf-8")
-    yield base
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def env(source_env):
+    return source_env("ckstructs", {"gst.ci": SRC, "two.ci": SRC2})
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ cint_value_set, docs/runtime.md) and the interpreter through the types it has, s
 states: a non-enumerator or an error-set tag outside 1..count (0 included) in a scalar, an array element
 or a struct field, nested or not, and a refusal changes nothing.  Valid values restore on both alike."""
 import copy
-import os
 import re
 import shutil
 
@@ -71,18 +70,8 @@ GOOD = [
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    base = tmp_path_factory.mktemp("ckvalues")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    (base / "ev.ci").write_text(SRC, encoding="utf-8")
-    yield cint.load(base / "ev.ci")
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def mod(source_env):
+    return cint.load(source_env("ckvalues", {"ev.ci": SRC}) / "ev.ci")
 
 
 def _ref():

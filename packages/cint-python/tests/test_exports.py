@@ -7,7 +7,6 @@ the package's own storage (cint.copy) directly.
 """
 import ctypes as C
 import gc
-import os
 import sys
 
 import pytest
@@ -47,21 +46,8 @@ DTYPES = {"Bool": (6, 8), "I8": (0, 8), "I16": (0, 16), "I32": (0, 32), "I64": (
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    base = tmp_path_factory.mktemp("exports")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    src = base / "exports.ci"
-    src.write_text(SOURCE)
-    try:
-        yield cint.load(src)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+def mod(source_env):
+    return cint.load(source_env("exports", {"exports.ci": SOURCE}) / "exports.ci")
 
 
 @pytest.fixture()

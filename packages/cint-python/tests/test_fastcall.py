@@ -9,7 +9,6 @@ import decimal
 import enum
 import fractions
 import gc
-import os
 import sys
 import tracemalloc
 
@@ -110,19 +109,8 @@ NP_INTS = [np.int8, np.int16, np.int32, np.int64, np.longlong, np.intc, np.intp,
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    base = tmp_path_factory.mktemp("fastcall")
-    old = os.environ.get("CINT_PY_CACHE")
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    src = base / "fast.ci"
-    src.write_text(SOURCE)
-    try:
-        yield cint.load(src)
-    finally:
-        if old is None:
-            os.environ.pop("CINT_PY_CACHE", None)
-        else:
-            os.environ["CINT_PY_CACHE"] = old
+def mod(source_env):
+    return cint.load(source_env("fastcall", {"fast.ci": SOURCE}) / "fast.ci")
 
 
 @pytest.fixture()

@@ -4,7 +4,6 @@ Each test names the clause it checks. The DLPack descriptor checks (item 5) are 
 tests-conformance/test_py_dlpack.py, beside the fake DLPack producer they use.
 """
 import gc
-import os
 import subprocess
 import sys
 import threading
@@ -62,19 +61,9 @@ export I64 both[n](in I64[n] a, in Bool[n] b) {
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    base = tmp_path_factory.mktemp("hardening")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    src = base / "hard.ci"
-    src.write_text(SOURCE)
-    yield base, src
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def env(source_env):
+    base = source_env("hardening", {"hard.ci": SOURCE})
+    return base, base / "hard.ci"
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ fields and canonical bytes) is the same as before. SPEC-03P.1 8.1 paragraph 7 li
 8.4 the hazards whose messages say what to do.
 """
 import inspect
-import os
 import pydoc
 
 import pytest
@@ -63,23 +62,22 @@ export I64 total[n](in I64[n] x) {
     }
     return s;
 }
+
+export kernel smooth[n](in I64[n + 2] u, in I64[3] w, out I64[n] v) over [i: n] {
+    v[i] = w[0] * u[i] + w[1] * u[i + 1] + w[2] * u[i + 2];
+}
+
+export void damp[n](inout Q16.16[n] y, Q16.16 a) {
+    for i in 0..n {
+        y[i] = y[i] * a;
+    }
+}
 """
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    base = tmp_path_factory.mktemp("messages")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    src = base / "msgs.ci"
-    src.write_text(SOURCE)
-    yield cint.load(src)
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def mod(source_env):
+    return cint.load(source_env("messages", {"msgs.ci": SOURCE}) / "msgs.ci")
 
 
 def _fault(call, ctx):
@@ -108,6 +106,91 @@ def test_bind_shape_names_the_parameter_and_who_fixed_the_size(mod):
     f = _fault(lambda: ctx.add2(a3, a3, y=cint.empty(4, "I64")), ctx)
     assert "parameter y, dimension 0, has extent 4" in str(f) and "fixed by parameter a" in str(f)
     assert "operand 1" not in str(f)
+
+
+@pytest.mark.clause("P-16", "A-21")
+def test_bind_shape_of_a_computed_or_constant_extent(mod):
+    ctx = mod.context()
+    u, w = np.arange(6, dtype=np.int64), np.ones(3, np.int64)
+    # the output fixes n (its extent is the plain symbol); the input's `n + 2` is checked against it
+    f = _fault(lambda: ctx.smooth(u, w, v=cint.empty(3, "I64")), ctx)
+    head = str(f).splitlines()[0]
+    assert (f.operands, f.limit) == ((0, 0, 6), 5)
+    assert "parameter u, dimension 0, has extent 6, but its declared extent n + 2 is 5" in head
+    assert "(n = 3, fixed by parameter v, dimension 0); make the extents agree" in head
+    f = _fault(lambda: ctx.smooth(u, np.ones(4, np.int64), v=cint.empty(4, "I64")), ctx)
+    head = str(f).splitlines()[0]
+    assert "parameter w, dimension 0, has extent 4, but its declared extent is 3; pass an array of that extent" \
+        in head
+    assert "extent 3 is 3" not in head
+
+
+@pytest.mark.clause("P-16")
+def test_a_later_fault_reads_as_the_raised_one(mod):
+    ctx = mod.context()
+    a3, b4 = np.arange(3, dtype=np.int64), np.arange(4, dtype=np.int64)
+    cases = [lambda: ctx.add2(a3, b4, y=cint.empty(3, "I64")),
+             lambda: ctx.add2(a3, a3.astype(np.int32), y=cint.empty(3, "I64")),
+             lambda: ctx.grid(np.array([[1, 1, 1], [1, 1, 0]], np.int64), y=cint.empty((2, 3), "I64")),
+             lambda: ctx.pick2(np.ones((2, 3), np.int64), 1, 5)]
+    for call in cases:
+        with pytest.raises(cint.Fault) as info:
+            call()
+        raised, later = info.value, ctx.fault()
+        assert str(later) == str(raised) and later.record == raised.record
+        assert later.work_index == raised.work_index and later.__dict__.get("hint") == raised.__dict__.get("hint")
+        with pytest.raises(cint.Faulted) as held:
+            call()
+        assert str(held.value.held) == str(raised)
+        ctx.clear_fault()
+    assert ctx.fault() is None
+    assert "(b)" in str(_fault(cases[0], ctx)) and "hint:" in str(_fault(cases[1], ctx))
+    assert "(index 1, 2)" in str(_fault(cases[2], ctx))
+
+
+@pytest.mark.clause("P-16", "P-21a")
+def test_q_messages_say_how_to_convert(mod):
+    ctx = mod.context()
+    y = cint.from_float(np.array([1.0, 2.0]), "Q16.16")
+    with pytest.raises(cint.Refused) as info:
+        ctx.damp(y=y, a=0.5)
+    assert "cint.from_float(0.5, 'Q16.16')" in str(info.value) and info.value.parameter == "a"
+    assert str(info.value).startswith("damp: parameter a is Q16.16")
+    with pytest.raises(cint.Refused) as info:
+        ctx.pick(np.arange(3, dtype=np.int64), 1.0)
+    assert str(info.value).startswith("pick: parameter k is I64: it takes a Python int, not float")
+    assert "cint.from_float(1.0, 'I64')" in str(info.value)
+    ctx.damp(y=y, a=cint.from_float(0.5, "Q16.16"))
+    assert cint.to_float(y).tolist() == [0.5, 1.0]
+    f = _fault(lambda: ctx.damp(y=cint.borrow(np.zeros(2, np.int64), writable=True), a=cint.from_float(0.5, "Q16.16")),
+               ctx)
+    assert f.operation == "bind.type"
+    assert "borrow I32 memory (dtype '<i4', the storage type of Q16.16) as Q16.16 with " \
+        "cint.borrow(a, elem='Q16.16', writable=True)" in f.hint
+    f = _fault(lambda: ctx.damp(y=cint.empty(2, "I32"), a=cint.from_float(0.5, "Q16.16")), ctx)
+    assert "make the Buffer of Q16.16: cint.empty(shape, 'Q16.16')" in f.hint
+
+
+@pytest.mark.clause("P-16")
+def test_a_name_that_is_not_an_export(mod):
+    ctx = mod.context()
+    with pytest.raises(AttributeError) as info:
+        ctx.prefix_sum
+    text = str(info.value)
+    assert "'prefix_sum' is not an export of msgs.ci" in text and "add2" in text and "`export`" in text
+    assert not hasattr(ctx, "prefix_sum") and getattr(ctx, "_private", 7) == 7
+
+
+@pytest.mark.clause("P-16")
+def test_a_build_error_hides_the_compiler_traceback(mod, tmp_path):
+    src = tmp_path / "bad.ci"
+    src.write_text("export I64 f() {\n    I8 x = 300;\n    return 0;\n}\n")
+    with pytest.raises(cint.BuildError) as info:
+        cint.load(src)
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+    with pytest.raises(cint.BuildError) as info:
+        cint.load_source(src.read_text(), name="bad")
+    assert info.value.__cause__ is None and info.value.__suppress_context__
 
 
 @pytest.mark.clause("P-15", "P-16")

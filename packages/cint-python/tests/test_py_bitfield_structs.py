@@ -7,7 +7,6 @@ such a struct is listed with the bit widths of A-21 and, as 8.1 paragraph 3 stat
 export, calling it from Python raises NotImplementedError naming the parameter (a C host calls it:
 packages/cint-compiler/tests/test_backend_bitfield_records.py)."""
 import hashlib
-import os
 import shutil
 
 import pytest
@@ -48,18 +47,8 @@ export Status make(U16 m) {
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory):
-    base = tmp_path_factory.mktemp("pybits")
-    old = {k: os.environ.get(k) for k in ("CINT_PY_CACHE", "CINT_EXE")}
-    os.environ["CINT_PY_CACHE"] = str(base / "cache")
-    os.environ.pop("CINT_EXE", None)
-    (base / "pb.ci").write_text(SRC, encoding="utf-8")
-    yield cint.load(base / "pb.ci")
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def mod(source_env):
+    return cint.load(source_env("pybits", {"pb.ci": SRC}) / "pb.ci")
 
 
 def test_bit_field_globals_checkpoint_through_cint_load(mod):

@@ -1,8 +1,6 @@
 """cint.load_source (source text, cached like files), BuildError's diagnostics, and the %%cint magic."""
 from __future__ import annotations
 
-import os
-import shutil
 
 import pytest
 
@@ -14,17 +12,9 @@ BAD = "export I64 f() {\n    I8 x = 300;\n    return 0;\n}\n"
 
 
 @pytest.fixture()
-def cache(tmp_path):
-    old = os.environ.get("CINT_PY_CACHE")
-    os.environ["CINT_PY_CACHE"] = str(tmp_path / "cache")
-    try:
-        yield tmp_path
-    finally:
-        if old is None:
-            os.environ.pop("CINT_PY_CACHE", None)
-        else:
-            os.environ["CINT_PY_CACHE"] = old
-        shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+def cache(source_env):
+    """A fresh folder and build cache for each test (source_env's folder; the cache is its ``cache``)."""
+    return source_env("magic")
 
 
 @pytest.mark.clause("8.1")

@@ -80,7 +80,7 @@ def check_module_path(rel: str) -> None:
     for seg in stem.split("/"):
         if not _IDENT.match(seg):
             raise CompileError("C3030", Span(rel, 1, 1), "module path %r: segment %r is not an identifier, so the "
-                               "path cannot name a module (LS-225); rename the file" % (rel, seg))
+                               "path cannot name a module; rename the file (spec: LS-225)" % (rel, seg))
 
 
 def check_import_path(rel: str) -> None:

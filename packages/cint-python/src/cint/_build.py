@@ -153,7 +153,7 @@ def library_for_source(path) -> Path:
     try:
         compiled = driver.compile_file(src)
     except CompileError as ex:
-        raise _compile_error(path, ex, root) from ex
+        raise _compile_error(path, ex, root) from None
     modules = {p: _sha(t.encode("utf-8")) for p, t in compiled.sources.items()}
     if not modules:
         modules = {src.name: _sha(root_bytes)}
@@ -201,6 +201,6 @@ def _build_into(tmp: Path, compiled, src: Path, root: Path, path) -> None:
         try:
             build_library(compiled, tmp, with_state=True)
         except CompileError as ex:
-            raise _compile_error(path, ex, root) from ex
+            raise _compile_error(path, ex, root) from None
         except Exception as ex:   # the C compiler failed: a toolchain bug, reported with its text
             raise BuildError("%s: building the library failed: %s" % (path, ex)) from ex

@@ -168,14 +168,20 @@ def _explain(f, info):
     if op == "bind.shape" and len(ops) >= 3:
         d, given = ops[1], ops[2]
         text, sym = info.dim(ops[0], d)
+        if sym is None:         # a constant extent (or `_`, which never mismatches)
+            return "%s, dimension %d, has extent %d, but its declared extent is %s; pass an array of that " \
+                   "extent" % (who, d, given, f.limit)
         out = "%s, dimension %d, has extent %d, but its declared extent %s is %s" % (who, d, given, text, f.limit)
-        if sym is not None:
-            src = _first_taker(info, sym, ops[0])
-            sname = info.size_names[sym] if sym < len(info.size_names) else "size %d" % sym
-            if src is not None:
-                out += " (size %s was fixed by parameter %s, dimension %d)" % (sname, src[0], src[1])
-            out += "; make the extents agree"
-        return out
+        sname = info.size_names[sym] if sym < len(info.size_names) else "size %d" % sym
+        src = _size_source(info, sym)
+        if src is not None and src != (ops[0], d):
+            if text == sname:
+                out += " (size %s was fixed by parameter %s, dimension %d)" % (sname, info.pname(src[0]), src[1])
+            elif isinstance(f.limit, int):
+                off = _dim_offset(info, ops[0], d)
+                out += " (%s = %d, fixed by parameter %s, dimension %d)" % (
+                    sname, f.limit - off, info.pname(src[0]), src[1])
+        return out + "; make the extents agree"
     if op == "bind.limit":
         return ("%s is %s of a kernel, and its View was borrowed without publish=\"copy\": borrow it with "
                 "cint.borrow(a, writable=True, publish=\"copy\"), or pass a cint.Buffer (cint.empty) and read it "
@@ -197,14 +203,22 @@ def _explain(f, info):
     return None
 
 
-def _first_taker(info, sym, before):
-    """(parameter name, dimension) of the first array parameter ahead of parameter ``before`` whose declared
-    extent is size symbol sym: the one whose argument fixed it (the entry checks bind in declaration order)."""
-    for k in range(min(before, len(info.params))):
-        for d, shape in enumerate(getattr(info.params[k][1].type, "dims", ())):
-            if _extent_symbol(shape) == sym:
-                return info.params[k][0], d
+def _size_source(info, sym):
+    """(parameter index, dimension) of the argument that fixed size symbol sym: the first dimension, in declaration
+    order, whose declared extent is the plain symbol (the entry binds plain extents first, then checks the computed
+    ones such as ``n + 2`` against them; SPEC-02 K-6, as both executors do)."""
+    for k, (_name, p) in enumerate(info.params):
+        for d, shape in enumerate(getattr(p.type, "dims", ())):
+            b = getattr(shape, "bound", None)
+            if b is not None and b.symbol == sym and b.offset == 0 and not hasattr(shape, "lower"):
+                return k, d
     return None
+
+
+def _dim_offset(info, k, d):
+    """The constant c of a declared extent ``s + c`` (dimension d of parameter k)."""
+    b = getattr(info.params[k][1].type.dims[d], "bound", None)
+    return b.offset if b is not None else 0
 
 
 # A clause identifier of the specifications (LS-168, P-18, H-14b): a user cannot look it up where the message

@@ -289,7 +289,8 @@ class Module:
         return ctx
 
     def __repr__(self):
-        return "<cint.Module %s: %s>" % (os.path.basename(self.path), ", ".join(e.name for e in self.exports))
+        return "<cint.Module %s: %s>" % (os.path.basename(self.path),
+                                         ", ".join(e.name for e in self.exports) or "no exports")
 
 
 def _exact_int(v):
@@ -373,6 +374,19 @@ class Context:
                     and not e.name.startswith("_"):
                 setattr(self, e.name, self.entry(e.name))
 
+    def __getattr__(self, name):
+        # only reached for a name that is not an attribute: an export that does not exist, in the user's terms
+        if name.startswith("_"):
+            raise AttributeError(name)
+        module = self.__dict__.get("_module")
+        names = [e.name for e in module.exports] if module is not None else []
+        where = getattr(module, "source", None) or getattr(module, "path", None)
+        raise AttributeError("%r is not an export of %s (its exports: %s); a function or kernel is a method of "
+                             "the context only when it is declared `export` (write `export` before its result "
+                             "type or before `kernel`)" % (
+                                 name, os.path.basename(str(where)) if where else "this module",
+                                 ", ".join(names) or "none"))
+
     # -- a closed context (Context.close(), docs/python.md) ----------------------------------------
     def _open(self, what):
         """The context handle, or cint.Refused: the context is closed, and every method refuses (8.1 paragraph 7:
@@ -443,7 +457,10 @@ class Context:
 
     # -- the surface of 8.1 ----------------------------------------------------------------
     def fault(self):
-        """The held fault as a cint.Fault subclass instance, or None."""
+        """The held fault as a cint.Fault subclass instance, or None.
+
+        When it is the fault a call of this context raised, it reads as that exception did: the parameter
+        names, the hint of a bind.type fault and the index tuple of a kernel's work-item (``work_index``)."""
         h = self._open("fault()")
         n = C.c_size_t()
         self._module._dll.cint_fault_get(h, None, 0, C.byref(n))
@@ -453,10 +470,21 @@ class Context:
         self._module._dll.cint_fault_get(h, buf, n.value, C.byref(n))
         raw = buf.raw[:n.value]
         data = decode_fault_record(raw)
-        return fault_class(FAULT_NAMES[data.code])(data, raw)
+        f = fault_class(FAULT_NAMES[data.code])(data, raw)
+        note = self.__dict__.get("_fault_note")
+        if note is not None and note[0] == raw:     # the fault a call raised: the same words, read later
+            f._entry, f.hint, f.work_index = note[1:]
+            f.args = (f._text(),)
+        return f
+
+    def _note_fault(self, f):
+        """Keeps what the raising call knew of fault f (the export, the bind.type hint, the index tuple), so that
+        fault() read later words it as the raised exception does; the record itself is the runtime's."""
+        self._fault_note = (f.record, f.__dict__.get("_entry"), f.__dict__.get("hint"), f.work_index)
 
     def clear_fault(self):
         self._module._dll.cint_ctx_clear_fault(self._open("clear_fault()"))
+        self.__dict__.pop("_fault_note", None)
 
     def fuel_consumed(self) -> int:
         v = C.c_int64()
@@ -733,7 +761,9 @@ def _scalar(v, t, pname):
                           parameter=pname)
         return int(v)
     if not isinstance(v, int):
-        raise Refused("parameter %s is %s: it takes a Python int, not %s" % (pname, name, type(v).__name__),
+        tip = "; round it explicitly with cint.from_float(%r, %r) (half to even; rounding= names another mode)" % (
+            float(v), name) if isinstance(v, float) else ""
+        raise Refused("parameter %s is %s: it takes a Python int, not %s%s" % (pname, name, type(v).__name__, tip),
                       parameter=pname)
     v = _exact_int(v)
     lo, hi = A._int_range(name)
@@ -856,8 +886,13 @@ def _fixed_arg(v, t, pname):
         raise Refused("parameter %s is %s: a bare int is refused, since it could mean the raw storage or the value; "
                       "pass cint.Fixed(%r, value=...) or cint.Fixed(%r, raw=...)" % (pname, fmt, fmt, fmt),
                       parameter=pname)
-    raise Refused("parameter %s is %s: it takes a cint.Fixed of format %s, not %s" % (
-        pname, fmt, fmt, type(v).__name__), parameter=pname)
+    if isinstance(v, float) or (_is_numpy(v) and hasattr(v, "dtype") and v.dtype.kind == "f"):
+        raise Refused("parameter %s is %s: it takes a cint.Fixed of format %s, not a float, which cint never "
+                      "converts implicitly; convert it with cint.from_float(%r, %r) (rounding half to even; "
+                      "rounding= names another mode)" % (pname, fmt, fmt, float(v), fmt), parameter=pname)
+    raise Refused("parameter %s is %s: it takes a cint.Fixed of format %s, not %s; make one with "
+                  "cint.Fixed(%r, value=...) or cint.from_float(x, %r)" % (
+                      pname, fmt, fmt, type(v).__name__, fmt, fmt), parameter=pname)
 
 
 _LIMBS = {}
@@ -1058,10 +1093,16 @@ class _Entry:
                                                            ', publish="copy"' if self.kernel else ""),
                                       parameter=pname)
                     if arr.elem != elem or len(arr.shape) != len(t.dims):
-                        hints.append((pname, elem, len(t.dims), arr.elem, len(arr.shape)))
+                        hints.append((pname, elem, len(t.dims), arr.elem, len(arr.shape), isinstance(arr, A.Buffer),
+                                      "" if not written else ", writable=True" + (', publish="copy"'
+                                                                                  if self.kernel else "")))
                     plan.append(("array", arr, 1 if written else 0))
                 else:
-                    plan.append(("scalar", _scalar(v, t, pname), None))
+                    try:
+                        plan.append(("scalar", _scalar(v, t, pname), None))
+                    except Refused as ex:     # named as the array refusals are: "export: parameter ..."
+                        ex.args = ("%s: %s" % (self.name, ex),)
+                        raise
             if not ctx._lock.acquire(blocking=False):
                 raise Busy("another call is running on this context")
             try:
@@ -1144,6 +1185,9 @@ class _Entry:
             if f is not None and f.operation == "bind.type" and hints and f.operands:
                 f.hint = _bind_type_hint(self.params[f.operands[0]][0] if f.operands[0] < len(self.params) else None,
                                          hints)
+            if f is not None:
+                f.args = (f._text(),)
+                ctx._note_fault(f)
             raise f
         if st == FAULTED:
             held = ctx.fault()
@@ -1193,6 +1237,10 @@ class _Entry:
             flat //= sizes[s]
         if flat == 0:
             f.work_index = tuple(reversed(idx))
+            f.args = (f._text(),)
+            note = self._ctx.__dict__.get("_fault_note")
+            if note is not None and note[0] == f.record:
+                self._ctx._note_fault(f)
 
     def __repr__(self):
         return "<cint entry %s>" % self.name
@@ -1419,16 +1467,29 @@ def _caller(ctx, e):
 
 def _bind_type_hint(pname, hints):
     """What to do about the bind.type fault of parameter pname (the hints of the call: parameter, its element
-    and rank, the argument's element and rank); cint never converts, so the caller does."""
-    for name, elem, rank, got, grank in hints:
+    and rank, the argument's element and rank, whether it is a Buffer, the borrow options a written parameter
+    needs); cint never converts, so the caller does."""
+    for name, elem, rank, got, grank, is_buffer, opts in hints:
         if name != pname:
             continue
         head = "parameter %s is %s of rank %d; the argument holds %s of rank %d, and cint never converts: " % (
             name, elem, rank, got, grank)
         if got == elem:
             return head + "pass an array of rank %d (reshape it)" % rank
-        if elem not in A.ELEMS:     # a Q format: borrow memory of its storage type as it
-            return head + "borrow memory of its storage type with cint.borrow(a, elem=%r)" % elem
+        if elem not in A.ELEMS:     # a Q format: memory of its storage type, borrowed as it
+            storage = "I%d" % A.fixed_type(elem).bits
+            if is_buffer:
+                return head + "make the Buffer of %s: cint.empty(shape, %r), or cint.from_float(values, %r)" % (
+                    elem, elem, elem)
+            return head + "borrow %s memory (dtype %r, the storage type of %s) as %s with cint.borrow(a, elem=%r%s), " \
+                          "or convert floats with cint.from_float(values, %r)" % (
+                              storage, A._DTYPES[storage], elem, elem, elem, opts, elem)
+        if is_buffer:
+            return head + "make the Buffer of %s: cint.empty(shape, %r), or cint.copy(values, elem=%r)" % (
+                elem, elem, elem)
+        if opts:        # written: the caller reads the result from the converted array
+            return head + "convert it first: b = a.astype(%r), pass cint.borrow(b%s) and read the result from b; " \
+                          "or pass cint.empty(shape, %r)" % (A._DTYPES[elem], opts, elem)
         return head + "convert it first: a.astype(%r) for NumPy, or cint.copy(values, elem=%r) for a sequence " \
                       "of ints" % (A._DTYPES[elem], elem)
     return None

@@ -375,7 +375,7 @@ def _convert_all(bits_list, fmt, tgt, rounding, overflow):
     return out, None, 0
 
 
-_CHUNK = 1 << 13   # elements per step: the temporaries stay in cache and their pages are reused
+_CHUNK = 1 << 14   # elements per step: the temporaries (128 KiB each) stay in cache and their pages are reused
 
 
 def _convert_np(bits, fmt, tgt, rounding, overflow, out=None):
@@ -406,12 +406,19 @@ def _convert_chunk(bits, fmt, tgt, rounding, overflow, out):
     """One step of _convert_np: writes out and returns (refused count, index of the first refused).
 
     value = (-1)^neg * m * 2^-s with s = bias + p - f - ef (for a subnormal, whose exponent field is 0,
-    the true s is one less, but s is then above 63 either way, so the result is the same)."""
+    the true s is one less, but s is then above 63 either way, so the result is the same). The sign is
+    kept as a two's complement mask (0, or -1 for a negative input): the result is (q ^ mask) - mask,
+    without a masked ufunc, which NumPy runs element by element."""
     import numpy as np
     total, p, w, bias = _FORMATS[fmt]
     i64, u64 = np.int64, np.uint64
-    b = bits.view(i64) if fmt == "binary64" else bits.astype(i64)
-    neg = b < 0 if fmt == "binary64" else (b & i64(1 << 31)) != 0
+    if fmt == "binary64":
+        b = bits.view(i64)
+        sign = b >> i64(63)
+    else:
+        b = bits.astype(i64)
+        sign = b >> i64(31)
+        np.negative(sign, out=sign)
     ef = b >> i64(p)
     ef &= i64((1 << w) - 1)
     m = b & i64((1 << p) - 1)
@@ -423,17 +430,20 @@ def _convert_chunk(bits, fmt, tgt, rounding, overflow, out):
     np.clip(sh, i64(0), i64(63), out=sh)                  # s >= 54 gives q = 0, r = m < half, as s = 63 does
     su = sh.view(u64)
     mu = m.view(u64)
-    q = mu >> su
-    r2 = mu - (q << su)
+    one = np.left_shift(u64(1), su)                        # 2^s
+    r2 = np.subtract(one, u64(1))
+    r2 &= mu                                               # r, the bits shifted out
     r2 <<= u64(1)                                          # 2r, compared with 2^s
-    one = u64(1) << su
+    q = np.right_shift(mu, su, out=mu)                     # m is not used again
     up = None
     if rounding == "away":
         up = r2 != u64(0)
     elif rounding == "floor":
-        up = (r2 != u64(0)) & neg
+        up = r2 != u64(0)
+        up &= sign != i64(0)
     elif rounding == "ceil":
-        up = (r2 != u64(0)) & ~neg
+        up = r2 != u64(0)
+        up &= sign == i64(0)
     elif rounding != "trunc":
         up = r2 > one
         if rounding != "half_trunc":
@@ -444,9 +454,9 @@ def _convert_chunk(bits, fmt, tgt, rounding, overflow, out):
                 elif rounding == "half_away":
                     up[ties] = True
                 elif rounding == "half_up":
-                    up[ties] = ~neg[ties]
+                    up[ties] = sign[ties] == 0
                 else:                                      # half_down
-                    up[ties] = neg[ties]
+                    up[ties] = sign[ties] != 0
     if up is not None:
         q += up
     nonfinite = ef == i64((1 << w) - 1)
@@ -454,21 +464,25 @@ def _convert_chunk(bits, fmt, tgt, rounding, overflow, out):
     if any_left:                                           # the general check on magnitudes up to 2^64
         k = -np.subtract(i64(bias + p - tgt.f), ef)
         big = left & (k > i64(63 - p))                     # m << k needs more than 64 bits
+        mfull = b & i64((1 << p) - 1)                      # m again (q took its storage)
+        mfull |= i64(1 << p)
+        mu = mfull.view(u64)
         q = np.where(left, mu << np.where(left & ~big, k, 0).view(u64), q)
         q[big] = u64((1 << 64) - 1)
-        neg_u = neg.astype(u64)
+        neg_u = np.negative(sign).view(u64)                # 1 for a negative input
         lim = neg_u * u64((-lo - hi) % (1 << 64))
         lim += u64(hi)                                     # the magnitude limit: -lo if negative, else hi
         over = (q > lim) | big                             # big: the sentinel may equal lim (U64)
         if overflow == "saturate":
             np.minimum(q, lim, out=q)
-        mask = u64(0) - neg_u
+        mask = sign.view(u64)
         q ^= mask
         q -= mask                                          # two's complement, modulo 2^64
         val = q.view(i64)
     else:                                                  # |value| <= 2^53 + 1: signed int64 arithmetic
         val = q.view(i64)
-        np.negative(val, out=val, where=neg)
+        val ^= sign
+        val -= sign
         over = None
         if lo > -(1 << 53):
             over = val < i64(lo)

@@ -96,7 +96,7 @@ def module_path_problem(path: str):
         return "it does not end in .ci"
     for seg in path[:-3].split("/"):
         if not _IDENT.match(seg):
-            return "segment %r is not an identifier (LS-225: [A-Za-z_][A-Za-z0-9_]*)" % seg
+            return "segment %r is not an identifier ([A-Za-z_][A-Za-z0-9_]*) (spec: LS-225)" % seg
         if seg.upper() in _DEVICE_NAMES:
             return "segment %r is a Windows device name (CINTC-12)" % seg
     return None
@@ -585,7 +585,7 @@ def decode_args(data: bytes, name: str):
     def go():
         r = Reader(data)
         if r.take(len(frame(DOMAIN_ARGS_V1)), "the arguments' frame") != frame(DOMAIN_ARGS_V1):
-            raise RecordingError(0, "not IM-158 canonical arguments")
+            raise RecordingError(0, "not canonical arguments (spec: IM-158)")
         got = r.utf8("the entry identifier", limit=MAX_TEXT)
         if got != name:
             raise RecordingError(0, "the arguments name another entry", "%r, not %r" % (got, name))

@@ -91,7 +91,7 @@ def _mode_arg(e, a):
     if isinstance(a, A.TypeName) and len(a.parts) == 1 and a.parts[0] in ROUND_MODES:
         return a.parts[0]
     if isinstance(a, A.Name) or (isinstance(a, A.TypeName) and len(a.parts) == 1):
-        raise _err("C3007", a.span or e.span, "`%s` is not a rounding mode (SPEC-01 4.5)"
+        raise _err("C3007", a.span or e.span, "`%s` is not a rounding mode (spec: SPEC-01 4.5)"
                    % (a.ident if isinstance(a, A.Name) else a.parts[0]))
     raise _err("C2009", a.span or e.span, "a rounding-mode name is expected here")
 

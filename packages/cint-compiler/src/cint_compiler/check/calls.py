@@ -139,7 +139,7 @@ class CallChecks:
         if const_call:
             why = self.const_ineligible(info)
             if why is not None:
-                raise _err("C6004", e.span, "a constant expression cannot call `%s`: %s (LS-264)"
+                raise _err("C6004", e.span, "a constant expression cannot call `%s`: %s (spec: LS-264)"
                            % (self.callee_name(e), why))
             e.const_call = True
         args = self.bind_args(e, info.params)

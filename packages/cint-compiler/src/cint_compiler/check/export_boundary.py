@@ -27,7 +27,7 @@ CODE = "C5050"
 
 
 def _refuse(span, what: str) -> CompileError:
-    return CompileError(CODE, span, "%s (SPEC-03P.1 7.5 A-25)" % what)
+    return CompileError(CODE, span, "%s (spec: SPEC-03P.1 7.5 A-25)" % what)
 
 
 class _UnknownMember(CompileError):
@@ -67,7 +67,7 @@ def _record(t: StructType, span, seen=()) -> None:
             _record(et, span, seen + (t.qname,))
         elif isinstance(et, (EnumType, ErrorSetType)):
             raise _refuse(span, "the field %s.%s of type %s cannot cross the export boundary: a host could pass "
-                                "a value that is no member of %s (7.3 A-13 checks only Bool bytes at entry); "
+                                "a value that is no member of %s (the entry checks only Bool bytes); "
                                 "declare the field as its underlying integer %s and convert it inside the export"
                           % (t.name(), fname, et, et, et.underlying))
         elif not isinstance(et, (IntType, BoolType, FixedType)):
@@ -127,7 +127,7 @@ def _no_result(res, d) -> Optional[CompileError]:
         return _refuse(d.span, "the export %s cannot return a tuple (%s); return a struct with one field per "
                                "item, or write the items into `inout` parameters" % (d.name, res))
     if isinstance(what, StrType):
-        return _refuse(d.span, "the export %s cannot return Str (LS-231: Str never crosses the export boundary); "
+        return _refuse(d.span, "the export %s cannot return Str: Str never crosses the export boundary; "
                                "write the bytes into an `inout U8[_]` parameter" % d.name)
     if isinstance(res, ErrorUnionType) and isinstance(what, StructType) and has_bit_fields(what):
         return _refuse(d.span, "the export %s cannot return %s: a struct with bit fields crosses only on its own; "
@@ -143,7 +143,7 @@ def _no_param(p, info) -> Optional[CompileError]:
     t, kind = p.type, "kernel" if info.is_kernel else "function"
     if isinstance(t, ArrayType):
         if isinstance(t.elem, StrType):
-            return _refuse(p.span, "the parameter %s, an array of Str, cannot cross the export boundary (LS-231); "
+            return _refuse(p.span, "the parameter %s, an array of Str, cannot cross the export boundary; "
                                    "pass the bytes as U8 arrays" % p.name)
         if isinstance(t.elem, StructType):
             _record(t.elem, p.span)
@@ -160,7 +160,7 @@ def _no_param(p, info) -> Optional[CompileError]:
                                "a value that is no member of %s; take its underlying integer %s and convert it "
                                "inside the export" % (p.name, t, t, t.underlying))
     if isinstance(t, StrType):
-        return _refuse(p.span, "the parameter %s of type Str cannot cross the export boundary (LS-231); pass the "
+        return _refuse(p.span, "the parameter %s of type Str cannot cross the export boundary; pass the "
                                "bytes as an `in U8[_]` array" % p.name)
     if isinstance(t, StructType) and not info.is_kernel and p.info in (None, "in", "inout"):
         _record(t, p.span)
@@ -173,8 +173,8 @@ def _no_param(p, info) -> Optional[CompileError]:
         return _refuse(p.span, "the parameter %s of type %s cannot cross the export boundary of a kernel (a "
                                "kernel's scalars cross by value, up to 64 bits); export a function that takes it "
                                "and dispatches the kernel" % (p.name, t))
-    return _refuse(p.span, "the parameter %s of type %s of the %s %s has no C form at the export boundary "
-                           "(7.3 A-13)" % (p.name, t, kind, info.decl.name))
+    return _refuse(p.span, "the parameter %s of type %s of the %s %s has no C form at the export boundary"
+                   % (p.name, t, kind, info.decl.name))
 
 
 def export_refusal(info, types=None) -> Optional[CompileError]:
@@ -228,7 +228,7 @@ class _Map:
         t = self.types.get(qname)
         if not isinstance(t, ErrorSetType):
             raise _UnknownMember(CODE, None, "a combined error set whose member %s is not known here has no C form in a type "
-                                "signature; name the member sets' module in the root module (SPEC-03P.1 7.5 A-25)"
+                                "signature; name the member sets' module in the root module (spec: SPEC-03P.1 7.5 A-25)"
                                 % qname)
         return t
 

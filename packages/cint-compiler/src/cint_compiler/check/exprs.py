@@ -104,7 +104,7 @@ class ExprChecks:
             raise _err("C2040", e.span, "an error union is consumed with `try`, `catch` or `_ =`")
         if isinstance(t, TupleType) and not allow_tuple:
             raise _err("C2041", start_span(e), "a tuple result is consumed by destructuring: "
-                       "`(T a, T b) = ...;` (LS-98, LS-101)")
+                       "`(T a, T b) = ...;` (spec: LS-98, LS-101)")
         return t
 
     def lit_type(self, expected):
@@ -543,7 +543,7 @@ class ExprChecks:
     def e_TupleExpr(self, e, expected):
         if not isinstance(expected, TupleType):
             raise _err("C2041", e.span, "a tuple is written only where a tuple result is returned: "
-                       "`return (a, b);` (LS-98, LS-101)")
+                       "`return (a, b);` (spec: LS-98, LS-101)")
         if len(e.items) != len(expected.items):
             raise _err("C2001", e.span, "expected %s, found a tuple of %d elements" % (expected, len(e.items)))
         for x, t in zip(e.items, expected.items):
@@ -556,7 +556,7 @@ class ExprChecks:
             raise _err("C5022", e.span, "a kernel cannot use `try`")
         self.knote("C5022", e.span, "uses `try`")
         if self.fn.in_defer:
-            raise _err("C4030", e.span, "`try` would leave the deferred statement (LS-187, LS-320)")
+            raise _err("C4030", e.span, "`try` would leave the deferred statement (spec: LS-187, LS-320)")
         t = self.expr(e.operand, None, allow_union=True, allow_tuple=True)
         if not isinstance(t, ErrorUnionType):
             raise _err("C2043", e.span, "`try` applies to a call that returns an error union")

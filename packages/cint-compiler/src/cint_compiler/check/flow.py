@@ -65,13 +65,13 @@ class FlowChecks:
                     else:
                         key = self.case_key(s.key_kind, v, t, span)
                         if key in table:
-                            raise _err("C4021", span, "this case item repeats an earlier one (LS-181)")
+                            raise _err("C4021", span, "this case item repeats an earlier one (spec: LS-181)")
                         table[key] = k
                         continue
                 # integer items: reject any overlap with the items before
                 i = bisect.bisect_left(taken, (lo, lo))
                 if (i < len(taken) and taken[i][0] <= hi) or (i > 0 and taken[i - 1][1] >= lo):
-                    raise _err("C4021", span, "this case item overlaps an earlier one (LS-181)")
+                    raise _err("C4021", span, "this case item overlaps an earlier one (spec: LS-181)")
                 taken.insert(i, (lo, hi))
                 if lo == hi:
                     table[lo] = k
@@ -92,7 +92,7 @@ class FlowChecks:
             else:
                 exhaustive = all(v in table for v in t.values)
         if not exhaustive:
-            raise _err("C4020", s.span, "this switch does not cover every value of %s and has no `default` (LS-182)"
+            raise _err("C4020", s.span, "this switch does not cover every value of %s and has no `default` (spec: LS-182)"
                        % t, help="add the missing cases or a `default:` clause")
         ranges.sort()
         s.exhaustive = True
@@ -127,7 +127,7 @@ class FlowChecks:
         self.fold(e)
         self.flush_pending()
         if e.cval is NOTCONST:
-            raise _err("C6004", start_span(e), "a case item is a constant expression (LS-177)")
+            raise _err("C6004", start_span(e), "a case item is a constant expression (spec: LS-177)")
         return e.cval
 
     def case_key(self, kind, v, t, span):
@@ -157,14 +157,14 @@ class FlowChecks:
         if self.fn.ft_ok is s:
             return
         raise _err("C4014", s.span, "`fallthrough;` is the last statement of a case body that another body follows "
-                   "(LS-178)")
+                   "(spec: LS-178)")
 
     # -------------------------------------------------------------- defer and errdefer (LS-185 to LS-189)
 
     def s_Defer(self, s: A.Defer):
         fn = self.fn
         if fn.kind == "kernel" and not s.is_err:
-            raise _err("C5021", s.span, "a kernel cannot use `defer` (LS-250)")
+            raise _err("C5021", s.span, "a kernel cannot use `defer` (spec: LS-250)")
         self.knote("C5021", s.span, "uses `defer`")
         if s.is_err:
             ok = fn.in_defer == 0 and (fn.kind == "test" or (fn.kind == "func" and isinstance(fn.result,
@@ -175,7 +175,7 @@ class FlowChecks:
                                                                          fn.kind if fn.kind == "kernel"
                                                                          else "function"))
                 raise _err("C4031", s.span, "no error can leave here (%s), so this `errdefer` could never run "
-                           "(LS-322)" % where)
+                           "(spec: LS-322)" % where)
         saved = (fn.loops, fn.in_switch, fn.ft_ok)
         fn.loops, fn.in_switch, fn.ft_ok = [], 0, None
         fn.in_defer += 1
@@ -202,7 +202,7 @@ class FlowChecks:
         v = s.value
         t = self.expr(v, None, allow_tuple=True)
         if not isinstance(t, TupleType):
-            raise _err("C2001", start_span(v), "a destructuring takes a tuple result, not %s (LS-98)" % t)
+            raise _err("C2001", start_span(v), "a destructuring takes a tuple result, not %s (spec: LS-98)" % t)
         if len(t.items) != len(s.binds):
             raise _err("C2001", start_span(v), "%s has %d elements; the destructuring names %d"
                        % (t, len(t.items), len(s.binds)))
@@ -215,7 +215,7 @@ class FlowChecks:
                 bt = self.resolve_type(b.type)
                 if bt != et:
                     raise _err("C2001", b.type.span or b.span, "expected %s, found %s: a destructuring declares "
-                               "each element's type exactly (LS-99)" % (et, bt))
+                               "each element's type exactly (spec: LS-99)" % (et, bt))
                 sym = Symbol("local", b.name, bt, decl=b, mutable=True, span=b.span)
                 self.declare(self.scope, b.name, sym, b.span)
                 b.sym = sym

@@ -45,7 +45,7 @@ class ImportChecks:
             for n, sp in zip(d.selected, spans):
                 sym = self.imported(prog, n, sp, "C3005")
                 if n in self.top.names:
-                    raise _err("C3002", sp, "the selected name `%s` is already bound in this module (LS-228)" % n)
+                    raise _err("C3002", sp, "the selected name `%s` is already bound in this module (spec: LS-228)" % n)
                 self.declare(self.top, n, sym, sp)
                 self.selected.add(n)
 
@@ -58,7 +58,7 @@ class ImportChecks:
             raise _err(missing, span, "module %s has no declaration named `%s`" % (prog.module.name, name))
         if name not in prog.exported:
             raise _err("C3008", span, "`%s` is private to module %s; only `export` declarations are visible "
-                       "to importers (LS-227)" % (name, prog.module.name),
+                       "to importers (spec: LS-227)" % (name, prog.module.name),
                        help="add `export` to its declaration in %s" % prog.module.path)
         return sym
 
@@ -198,7 +198,7 @@ class ImportChecks:
             self.fn, self.scope = saved_fn, saved_scope
         top = 1 if isinstance(ft, BoolType) else ft.bits
         if not 1 <= w <= top:
-            raise _err("C2003", f.bits.span or f.span, "the width of a %s bit field is %s, not %d (LS-82)"
+            raise _err("C2003", f.bits.span or f.span, "the width of a %s bit field is %s, not %d (spec: LS-82)"
                        % (ft, "1" if top == 1 else "1 to %d" % top, w))
         return w
 
@@ -248,7 +248,7 @@ class ImportChecks:
                 info.result = VOID if isinstance(d.result, A.VoidTypeExpr) else self.resolve_type(d.result)
                 if d.where is not None and not sizes:
                     raise _err("C2001", d.where.span, "a `where` clause states requirements on size parameters, "
-                               "and `%s` has none (LS-118)" % d.name)
+                               "and `%s` has none (spec: LS-118)" % d.name)
             seen_default = False
             self.computed_syms = set()
             for i, p in enumerate(d.params):
@@ -266,12 +266,12 @@ class ImportChecks:
                     if mode == "inout" and not is_kernel:
                         # LS-125: there is no shared mutable default (our reading: none for `inout`)
                         raise _err("C2058", p.default.span or p.span, "an `inout` parameter has no default: "
-                                   "there is no shared mutable default (LS-125)")
+                                   "there is no shared mutable default (spec: LS-125)")
                     if is_kernel or isinstance(pt, (StructType, StrType)):
                         raise unsupported(p.default.span or p.span, "a default argument of this parameter")
                     seen_default = True
                 elif seen_default:
-                    raise _err("C2061", p.span, "parameter `%s` has no default but follows one that has (LS-124)"
+                    raise _err("C2061", p.span, "parameter `%s` has no default but follows one that has (spec: LS-124)"
                                % p.name)
                 ps = Symbol("param", p.name, pt, decl=p, mutable=(mode == "inout"), span=p.span)
                 ps.info = mode
@@ -289,7 +289,7 @@ class ImportChecks:
                     info.over.append(Symbol("overvar", ov.name, I64, decl=ov, span=ov.span))
                 if d.where and not sizes:
                     raise _err("C2001", d.where[0].span, "a `where` clause states requirements on size "
-                               "symbols, and `%s` has none (LS-244)" % d.name)
+                               "symbols, and `%s` has none (spec: LS-244)" % d.name)
         finally:
             self.scope = saved
         if is_kernel:
@@ -353,7 +353,7 @@ class ImportChecks:
                 self.fn = None
                 self.scope = self.top
             if dflt.cval is NOTCONST:
-                raise _err("C6004", dflt.span, "a default argument is a constant expression (LS-125)")
+                raise _err("C6004", dflt.span, "a default argument is a constant expression (spec: LS-125)")
             dflt.csteps = 0
             dflt.is_default = True      # checked here, in the callee's module; `arg` leaves it alone
 
@@ -394,7 +394,7 @@ class ImportChecks:
             # at the first character of the declaration, its type (LS-278)
             raise _err("C2054", d.type.span if d.type is not None else d.span,
                        "`%s` needs an initializer: %s has no zero value (an error set, or an enum "
-                       "without an enumerator of value 0, inside it; LS-91)" % (d.name, t.name()))
+                       "without an enumerator of value 0, inside it) (spec: LS-91)" % (d.name, t.name()))
         self.declare(self.top, d.name, sym, d.span)
         if not d.is_const:
             self.globals.append(sym)

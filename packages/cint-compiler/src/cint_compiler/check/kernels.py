@@ -49,7 +49,7 @@ class KernelChecks:
         if not ok:
             raise _err("C5031", start_span(place), "a write to the kernel's `%s` parameter `%s` has the `over` "
                        "variables %s, in order, as its leading indices: it may write only the work-item's "
-                       "own block (LS-248)" % (sym.info, sym.name, ", ".join(ov.name for ov in over)))
+                       "own block (spec: LS-248)" % (sym.info, sym.name, ", ".join(ov.name for ov in over)))
 
     def kernel_coverage(self, info, body):
         """LS-248: every element of an `out` array's owned block is written on every path that completes.
@@ -133,7 +133,7 @@ class KernelChecks:
                 missing = [p for p in outs if p not in done(cur)]
                 if missing:
                     raise _err("C5031", x.span, "this return completes the work-item before every element of "
-                               "its block of `%s` is written (LS-248)" % missing[0].name)
+                               "its block of `%s` is written (spec: LS-248)" % missing[0].name)
                 return None
             if isinstance(x, (A.Break, A.Continue)):
                 return None
@@ -145,7 +145,7 @@ class KernelChecks:
         for p in outs:
             if p not in done(end):
                 raise _err("C5031", first.get(p, p.span), "the kernel does not write every element of its block "
-                           "of `out` parameter `%s` on every path that completes (LS-248)" % p.name)
+                           "of `out` parameter `%s` on every path that completes (spec: LS-248)" % p.name)
 
     def kernel_call_args(self, info, args):
         """A kernel's `out` and `inout` arrays are written only by the kernel body at its own index tuple
@@ -161,7 +161,7 @@ class KernelChecks:
                 span = start_span(a) if isinstance(a, A.Index) else a.span
                 if p.info == "inout":
                     raise _err("C5031", span, "a called function cannot write the kernel's `%s` parameter `%s`: "
-                               "writes go to the work-item's own element (LS-248)" % (sym.info, sym.name))
+                               "writes go to the work-item's own element (spec: LS-248)" % (sym.info, sym.name))
                 raise unsupported(span, "passing a kernel's `%s` parameter to a function" % sym.info)
 
     def kernel_call_verdict(self, info, e, final=False) -> bool:
@@ -203,7 +203,7 @@ class KernelChecks:
         last = chain[-1]
         vcode, vspan, what = last.kviol
         raise _err("C5024", e.span, "a kernel cannot call `%s`: it is not kernel-admissible, since %s %s at %d:%d "
-                   "(%s, LS-250)" % (info.decl.name, names if len(chain) > 1 else "it", what, vspan.line,
+                   "(%s) (spec: LS-250)" % (info.decl.name, names if len(chain) > 1 else "it", what, vspan.line,
                                      vspan.column, vcode))
 
     def arg(self, p: Symbol, a):
@@ -273,7 +273,7 @@ class KernelChecks:
             for j, b in enumerate(args):
                 if j != i and self.views_overlap_static(a, b):
                     raise _err("C5010", start_span(args[max(i, j)]), "a written argument shares elements with "
-                               "another argument of the call (LS-121)")
+                               "another argument of the call (spec: LS-121)")
 
     def place_path(self, a):
         """The variable and field path an argument names, when it names a whole variable or field."""
@@ -309,4 +309,4 @@ class KernelChecks:
                        "declare an array initialized from it and pass that")
         if self.foreign(root):
             raise _err("C2067", a.span, "a module variable of an imported module cannot be bound to a writable "
-                       "parameter (LS-227)")
+                       "parameter (spec: LS-227)")

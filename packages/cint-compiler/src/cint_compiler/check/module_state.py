@@ -81,7 +81,7 @@ class ModuleStateChecks:
         for info, g, a in self.gargs:
             if id(g) in writes(info):
                 raise _err("C5012", start_span(a), "`%s` writes the module variable `%s`, and this argument "
-                           "%s it (LS-122)" % (
+                           "%s it (spec: LS-122)" % (
                                info.qname.rsplit(".", 1)[-1], g.name,
                                "is" if self.arg_is_bare(a) else "views"))
         self.gargs = []

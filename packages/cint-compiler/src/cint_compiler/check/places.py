@@ -33,7 +33,7 @@ class PlaceChecks:
             if isinstance(sym.type, (ArenaType, PoolType)):
                 raise _err("C2058", e.span, "`%s` is an arena or pool; it cannot be re-bound" % e.ident)
             if self.foreign(e):
-                raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (LS-227)")
+                raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (spec: LS-227)")
             if self.fn.kind == "kernel" and sym.kind == "param":
                 self.kernel_write_rule(e, e)
             self.note_gwrite(e)
@@ -54,7 +54,7 @@ class PlaceChecks:
             if isinstance(root, A.Name) and root.ref.kind == "const":
                 raise _err("C2058", root.span, "a constant cannot be assigned")
             if self.foreign(root):
-                raise _err("C2058", root.span, "a module variable of an imported module cannot be assigned (LS-227)")
+                raise _err("C2058", root.span, "a module variable of an imported module cannot be assigned (spec: LS-227)")
             if self.fn.kind == "kernel" and isinstance(root, A.Name):
                 self.kernel_write_rule(e, root)
             self.note_gwrite(e)
@@ -62,14 +62,14 @@ class PlaceChecks:
         if isinstance(e, A.Member):
             self.expr(e, None)
             if e.mkind == "qname":
-                raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (LS-227)")
+                raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (spec: LS-227)")
             if e.mkind != "field":
                 raise _err("C2058", e.span, "not an assignable place")
             root = e.base
             while isinstance(root, (A.Index, A.Member)):
                 root = root.base
             if self.foreign(root):
-                raise _err("C2058", root.span, "a module variable of an imported module cannot be assigned (LS-227)")
+                raise _err("C2058", root.span, "a module variable of an imported module cannot be assigned (spec: LS-227)")
             if isinstance(root, A.Name) and root.ref.kind in ("param", "const") and not root.ref.mutable:
                 raise _err("C2060", root.span, "`%s` cannot be assigned" % root.ident)
             if isinstance(root, A.Name) and self.is_readonly_view(root.ref):

@@ -95,10 +95,10 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
 
     def declare(self, scope, name, sym, span):
         if name in B.WRITTEN or name in ("Round",):
-            raise _err("C3001", span, "`%s` is a built-in function (LS-145) and cannot be declared again" % name,
+            raise _err("C3001", span, "`%s` is a built-in function and cannot be declared again (spec: LS-145)" % name,
                        help="choose another name")
         if name in self.selected:
-            raise _err("C3002", span, "`%s` is a name selected by an import (LS-228)" % name)
+            raise _err("C3002", span, "`%s` is a name selected by an import (spec: LS-228)" % name)
         if scope.lookup(name) is not None or (scope is not self.top and self.top.lookup(name) is not None):
             raise _err("C3001", span, "`%s` is already declared" % name)
         scope.names[name] = sym

@@ -221,7 +221,7 @@ class StmtChecks:
                 # at the first character of the declaration, its type (LS-278)
                 raise _err("C2054", d.type.span if d.type is not None else d.span,
                            "`%s` needs an initializer: %s has no zero value (an error set, or an enum "
-                           "without an enumerator of value 0, inside it; LS-91)" % (d.name, t.name()))
+                           "without an enumerator of value 0, inside it) (spec: LS-91)" % (d.name, t.name()))
         else:
             self.expr(d.init, t)
             self.assignable(t, d.init, d.init.span)
@@ -301,7 +301,7 @@ class StmtChecks:
             dm = d.type.dims[k] if isinstance(d.type, A.ArrayTypeExpr) and k < len(d.type.dims) else None
             span = (start_span(dm.expr) if dm is not None and dm.expr is not None else None) or d.type.span or d.span
             if self.fn.kind == "kernel":
-                raise _err("C5029", span, "a private array of a kernel has compile-time extents (LS-110)")
+                raise _err("C5029", span, "a private array of a kernel has compile-time extents (spec: LS-110)")
             self.knote("C5029", span, "declares an array with a run-time extent")
             return
         if self.fn.kind != "kernel":
@@ -312,7 +312,7 @@ class StmtChecks:
         self.fn.kbytes += n * _elem_bytes(t.elem)
         if self.fn.kbytes > self.KERNEL_PRIVATE_BYTES:
             raise _err("C5029", d.type.span or d.span, "the private arrays of this kernel take %d bytes per "
-                       "work-item; at most %d are allowed (LS-110)" % (self.fn.kbytes, self.KERNEL_PRIVATE_BYTES))
+                       "work-item; at most %d are allowed (spec: LS-110)" % (self.fn.kbytes, self.KERNEL_PRIVATE_BYTES))
 
     def s_Discard(self, s: A.Discard):
         self.expr(s.value, None, allow_union=True, allow_tuple=True)
@@ -433,7 +433,7 @@ class StmtChecks:
         if s.label is not None and s.label in fn.loops:
             return
         if fn.in_defer:
-            raise _err("C4030", s.span, "`%s` would leave the deferred statement (LS-187)" % word)
+            raise _err("C4030", s.span, "`%s` would leave the deferred statement (spec: LS-187)" % word)
         if s.label is None:
             raise _err("C4013", s.span, "`%s` outside a loop%s" % (word, " or switch" if switch_ok else ""))
         raise _err("C3005", s.span, "no enclosing loop is labelled `%s`" % s.label)
@@ -443,7 +443,7 @@ class StmtChecks:
         if self.fn.kind in ("kernel",):
             raise _err("C4012", s.span, "a kernel has no result")
         if self.fn.in_defer:
-            raise _err("C4030", s.span, "`return` would leave the deferred statement (LS-187)")
+            raise _err("C4030", s.span, "`return` would leave the deferred statement (spec: LS-187)")
         if s.value is None:
             if rt is not VOID and not (isinstance(rt, ErrorUnionType) and rt.value is VOID):
                 raise _err("C2066", s.span, "`return` needs a value of type %s" % rt)

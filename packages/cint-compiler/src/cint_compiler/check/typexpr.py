@@ -109,7 +109,7 @@ class TypeExprChecks:
             for x in te.items:
                 xt = self.resolve_type(x)
                 if isinstance(xt, TupleType):
-                    raise _err("C2041", x.span or te.span, "tuples do not nest (LS-101)")
+                    raise _err("C2041", x.span or te.span, "tuples do not nest (spec: LS-101)")
                 if xt is VOID or isinstance(xt, ErrorUnionType):
                     raise _err("C2001", x.span or te.span, "a tuple element is a value type, not %s" % xt)
                 items.append(xt)
@@ -176,4 +176,4 @@ class TypeExprChecks:
     def storable(self, t, span):
         """Tuples exist only as results, consumed by destructuring (LS-101)."""
         if isinstance(t, TupleType):
-            raise _err("C2041", span, "a tuple cannot be stored in a variable, array, field or parameter (LS-101)")
+            raise _err("C2041", span, "a tuple cannot be stored in a variable, array, field or parameter (spec: LS-101)")

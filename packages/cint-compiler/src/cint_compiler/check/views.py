@@ -235,7 +235,7 @@ class ViewChecks:
         if vi.mark is not None:
             what = "swap exchanges" if id(vi.mark) in self._swap_spans else "dispatch writes"
             raise _err("C5011", vi.mark, "`%s` views `%s`, which this %s, and is used after it "
-                       "(LS-253)" % (sym.name, vi.root.name, what))
+                       "(spec: LS-253)" % (sym.name, vi.root.name, what))
         vi.uses.append(self._view_tick())
 
     def views_across_dispatch(self, e, info, args):
@@ -268,7 +268,7 @@ class ViewChecks:
         if r is not None and isinstance(r.ref.info, ViewInfo) and r.ref.info.mark is not None:
             vi = r.ref.info
             raise _err("C5011", vi.mark, "`%s` views `%s`, which this dispatch writes, while a loop iterates it "
-                       "(LS-253)" % (r.ref.name, vi.root.name))
+                       "(spec: LS-253)" % (r.ref.name, vi.root.name))
 
     def views_in_loop(self, start):
         """After a loop body: a view variable declared before the loop and used in it is live across a dispatch
@@ -279,7 +279,7 @@ class ViewChecks:
             vi = s.info
             if tick > start and vi.declared < start and any(u > start for u in vi.uses):
                 raise _err("C5011", vi.mark, "`%s` views `%s`, which this dispatch writes, and is used again in "
-                           "the loop (LS-253)" % (s.name, vi.root.name))
+                           "the loop (spec: LS-253)" % (s.name, vi.root.name))
 
     def static_view(self, e):
         """(path, origin, shape, strides) of an array expression whose elements are known at compile time,
@@ -370,7 +370,7 @@ class ViewChecks:
             return
         if self.view_relation(a[1:], b[1:]) == "overlap":
             raise _err("C5010", span, "the source and destination of this copy overlap: they share elements of "
-                       "one array and are not the same view (LS-70)",
+                       "one array and are not the same view (spec: LS-70)",
                        help="copy through storage the program declares")
 
     def view_path(self, e):

@@ -107,7 +107,7 @@ def _parse_conv(conv: Optional[str], span) -> Conversion:
     if m and m.group(1) in INT_TYPES:
         return ("lanes", INT_TYPES[m.group(1)])
     raise _err("C1035", span, "unknown hole conversion `!%s`; the conversions are "
-               "`!bits`, `!raw`, `!ratio` and `!lanes(T)` (LS-201)" % text)
+               "`!bits`, `!raw`, `!ratio` and `!lanes(T)` (spec: LS-201)" % text)
 
 
 def _parse_text(spec: str, span) -> dict:
@@ -116,7 +116,7 @@ def _parse_text(spec: str, span) -> dict:
     i, n = 0, len(spec)
 
     def bad(why):
-        return _err("C1037", span, "format spec `%s` is not valid: %s (LS-202)" % (spec, why))
+        return _err("C1037", span, "format spec `%s` is not valid: %s (spec: LS-202)" % (spec, why))
 
     def digits():
         nonlocal i
@@ -191,7 +191,7 @@ def _check(fs: FormatSpec, ty: Type, span) -> None:
     t = fs.text
 
     def no(why):
-        return _err("C1037", span, "format spec `%s` does not apply to %s: %s (LS-213)"
+        return _err("C1037", span, "format spec `%s` does not apply to %s: %s (spec: LS-213)"
                     % (t, ty.name() if ty is not None else "this value", why))
 
     while isinstance(ty, ArrayType):
@@ -307,7 +307,7 @@ def parse_spec(spec: Optional[str], conv: Optional[str], ty: Type, span: Optiona
     parts = _parse_text(text, span)
     if "precision" in parts and "scale_digits" in parts:
         raise _err("C1036", span, "format spec `%s` has both a precision and a scale; a scale "
-                   "fixes the number of fractional digits (LS-206)" % text)
+                   "fixes the number of fractional digits (spec: LS-206)" % text)
     fs = FormatSpec(conv=c, text=text, **parts)
     _check(fs, ty, span)
     return fs

@@ -300,7 +300,7 @@ class Lexer:
         w = m.group(0)
         self.pos = m.end()
         if len(w) > 255:
-            raise self.error("C1012", start, "identifier of %d bytes; the limit is 255 (LS-15)" % len(w))
+            raise self.error("C1012", start, "identifier of %d bytes; the limit is 255 (spec: LS-15)" % len(w))
         if _RESERVED_TYPE_RE.match(w):
             if w[0] == "Q":
                 q = _QTYPE_TAIL_RE.match(text, self.pos, self.end)
@@ -309,7 +309,7 @@ class Lexer:
                     name = text[start:self.pos]
                     return Token("qtype", name, name, line, col, start, self.pos)
             if w not in REAL_TYPE_NAMES:
-                raise self.error("C1010", start, "`%s` is reserved for type names (LS-17)" % w)
+                raise self.error("C1010", start, "`%s` is reserved for type names (spec: LS-17)" % w)
             return Token("ident", w, w, line, col, start, self.pos)
         if w in KEYWORDS:
             if w == "as" and self.pos < self.end and text[self.pos] in "%|?":
@@ -374,19 +374,19 @@ class Lexer:
         if radix == 3:
             d = d.lstrip("0")
             if len(d) > 2600:
-                raise self.error("C1023", start, "the literal's magnitude is over 4,096 bits (LS-31)")
+                raise self.error("C1023", start, "the literal's magnitude is over 4,096 bits (spec: LS-31)")
             v = 0
             for ch in d:
                 v = v * 3 + (1 if ch == "P" else -1 if ch == "N" else 0)
         elif radix == 10:
             d = d.lstrip("0") or "0"
             if len(d) > _MAX_DEC_DIGITS:
-                raise self.error("C1023", start, "the literal's magnitude is over 4,096 bits (LS-31)")
+                raise self.error("C1023", start, "the literal's magnitude is over 4,096 bits (spec: LS-31)")
             v = int(d)
         else:
             v = int(d, radix)
         if abs(v) > MAX_LITERAL:
-            raise self.error("C1023", start, "the literal's magnitude is over 4,096 bits (LS-31)")
+            raise self.error("C1023", start, "the literal's magnitude is over 4,096 bits (spec: LS-31)")
         return v
 
     # ------------------------------------------------------------------ character and string literals

@@ -79,19 +79,19 @@ class ExprParser:
         ro = node.right.op if isinstance(node.right, A.Binary) else None
         if op in CMP_OPS and (lo in CMP_OPS or ro in CMP_OPS):
             raise self.err("C2102", first_span(node), "comparisons are not chained; write "
-                           "`a < b && b < c` (LS-153)")
+                           "`a < b && b < c` (spec: LS-153)")
         if op in ("&&", "||") and (lo in ("&&", "||") and lo != op or ro in ("&&", "||") and ro != op):
-            raise self.err("C2101", first_span(node), "`&&` and `||` in one expression need parentheses (LS-151)")
+            raise self.err("C2101", first_span(node), "`&&` and `||` in one expression need parentheses (spec: LS-151)")
         if op in SHIFT_OPS and (lo in ARITH_OPS or ro in ARITH_OPS):
             raise self.err("C2101", first_span(node), "a shift with an arithmetic operand needs parentheses "
-                           "(LS-151)")
+                           "(spec: LS-151)")
         if op in BITWISE_OPS:
             if lo in ARITH_OPS or ro in ARITH_OPS:
                 raise self.err("C2101", first_span(node), "a bitwise operator with an arithmetic operand needs "
-                               "parentheses (LS-151)")
+                               "parentheses (spec: LS-151)")
             if (lo in BITWISE_OPS and lo != op) or (ro in BITWISE_OPS and ro != op):
                 raise self.err("C2101", first_span(node), "two different bitwise operators need parentheses "
-                               "(LS-151)")
+                               "(spec: LS-151)")
 
     def conv_expr(self) -> A.Expr:
         e = self.unary()
@@ -99,7 +99,7 @@ class ExprParser:
             at = self.next()
             if isinstance(e, A.Unary):
                 raise self.err("C2101", e.span, "a unary `%s` directly followed by a conversion needs parentheses: "
-                               "`(%sx) %s T` or `%s(x %s T)` (LS-151)" % (e.op, e.op, at.kind, e.op, at.kind))
+                               "`(%sx) %s T` or `%s(x %s T)` (spec: LS-151)" % (e.op, e.op, at.kind, e.op, at.kind))
             target = self.conv_target()
             rnd = self.round_clause()
             e = A.Convert(at.kind, e, target, rnd, span=self.sp(at))
@@ -152,7 +152,7 @@ class ExprParser:
         if self.tok.kind in ("++", "--") and start != self.incdec_ok:
             # at the operator: the offending construct is the `++`/`--` (LS-313 row C1042), as the public
             # suite's frozen diag/c1042_increment_in_expression has it (docs/language.md decision 22)
-            raise self.err("C1042", self.sp(self.tok), "`%s` is a statement, not an expression (LS-166)"
+            raise self.err("C1042", self.sp(self.tok), "`%s` is a statement, not an expression (spec: LS-166)"
                            % self.tok.kind)
         return e
 
@@ -296,7 +296,7 @@ class ExprParser:
             h = holes[0]
             raise self.err("C1033", Span(self.path, h.brace_line, h.brace_col),
                            "a hole is permitted only in a print statement, a `format` call or an `assert` "
-                           "message; write `{{` for a literal brace (LS-44)")
+                           "message; write `{{` for a literal brace (spec: LS-44)")
         parts: list = []
         for t in toks:
             for p in t.value:
@@ -344,7 +344,7 @@ class ExprParser:
                 raise
             nt = self.tok
             if nt.kind == "?":
-                raise bad("a conditional expression in a hole is parenthesized: `{(c ? a : b)}` (LS-199)")
+                raise bad("a conditional expression in a hole is parenthesized: `{(c ? a : b)}` (spec: LS-199)")
             pos = nt.offset - raw.offset
         finally:
             self.toks, self.i, self.incdec_ok, self.hole_ok = saved
@@ -368,10 +368,10 @@ class ExprParser:
                 m = _LANES_RE.match(conv)
                 if m is None or m.group(1) not in INT_TYPE_NAMES:
                     raise bad("unknown hole conversion `!%s`; the conversions are `!bits`, `!raw`, `!ratio` "
-                              "and `!lanes(T)` (LS-201)" % conv)
+                              "and `!lanes(T)` (spec: LS-201)" % conv)
         if r.startswith(":"):
             spec = r[1:]
             r = ""
         if r.strip(" \t"):
-            raise bad("unexpected `%s` in a hole; a hole is `{expr=!conv:spec}` (LS-198)" % r.strip())
+            raise bad("unexpected `%s` in a hole; a hole is `{expr=!conv:spec}` (spec: LS-198)" % r.strip())
         return A.Hole(e, source, eq=eq, conv=conv, spec=spec, span=brace)

@@ -21,7 +21,7 @@ class StmtParser:
         if counted:
             self.bdepth += 1
             if self.bdepth > MAX_NESTING:
-                raise self.err("C9004", lb, "blocks nest deeper than %d (LS-311)" % MAX_NESTING)
+                raise self.err("C9004", lb, "blocks nest deeper than %d (spec: LS-311)" % MAX_NESTING)
         stmts = []
         while not self.at("}"):
             if self.at("eof"):
@@ -38,22 +38,22 @@ class StmtParser:
         if t.kind == "{":
             return self.block()
         if t.kind == ";":
-            raise self.err("C1040", t, "there is no empty statement; write `{ }` (LS-163)")
+            raise self.err("C1040", t, "there is no empty statement; write `{ }` (spec: LS-163)")
         if t.kind == "junk":
             raise t.value
-        raise self.err("C1043", t, "braces around the body are required (LS-168)")
+        raise self.err("C1043", t, "braces around the body are required (spec: LS-168)")
 
     def paren_cond(self) -> A.Expr:
         t = self.tok
         if t.kind != "(":
             if t.kind == "junk":
                 raise t.value
-            raise self.err("C1043", t, "parentheses around the condition are required (LS-168)")
+            raise self.err("C1043", t, "parentheses around the condition are required (spec: LS-168)")
         self.next()
         cond = self.expr()
         if self.tok.kind in ASSIGN_OPS:
             raise self.err("C1041", first_span(cond), "assignment is a statement, not an expression; "
-                           "write `==` to compare (LS-164)")
+                           "write `==` to compare (spec: LS-164)")
         self.expect(")")
         return cond
 
@@ -63,7 +63,7 @@ class StmtParser:
         if k == "{":
             return self.block()
         if k == ";":
-            raise self.err("C1040", t, "there is no empty statement (LS-163)")
+            raise self.err("C1040", t, "there is no empty statement (spec: LS-163)")
         if k == "const":
             return self.const_decl()
         if k == "var":
@@ -124,7 +124,7 @@ class StmtParser:
             return A.Reduce(target.text, e, span=self.sp(t))
         if k == "expect_fault":
             raise self.err("C3021", t, "`expect_fault` belongs in a test header: "
-                           "`test \"name\" expect_fault E_NAME { ... }` (LS-237)")
+                           "`test \"name\" expect_fault E_NAME { ... }` (spec: LS-237)")
         if k == "str":
             j = self.i
             while self.toks[j].kind == "str":
@@ -149,7 +149,7 @@ class StmtParser:
             return self.var_rest(ty, t)
         if la == "kw":
             raise self.err("C4012", t, "this is not a statement: a keyword stands where a name is expected "
-                           "(LS-167)")
+                           "(spec: LS-167)")
         s = self.simple_stmt()
         self.expect(";")
         return s
@@ -186,7 +186,7 @@ class StmtParser:
             return A.ExprStmt(e, span=self.sp(t))
         if nk in (";", ")"):
             raise self.err("C4012", t, "only calls, assignments, increments, declarations and prints stand as "
-                           "statements (LS-167)")
+                           "statements (spec: LS-167)")
         raise self.unexpected("`;`")
 
     @staticmethod
@@ -284,7 +284,7 @@ class StmtParser:
         nt = self.tok
         if nt.kind != "ident":
             if nt.kind in KEYWORDS:
-                raise self.err("C4012", stmt_tok, "`%s` is a keyword and cannot be declared (LS-167)" % nt.kind)
+                raise self.err("C4012", stmt_tok, "`%s` is a keyword and cannot be declared (spec: LS-167)" % nt.kind)
             raise self.unexpected("a name")
         self.next()
         init = None
@@ -345,7 +345,7 @@ class StmtParser:
             self.expect(";")
             cond = self.expr()
             if self.tok.kind in ASSIGN_OPS:
-                raise self.err("C1041", first_span(cond), "assignment is a statement, not an expression (LS-164)")
+                raise self.err("C1041", first_span(cond), "assignment is a statement, not an expression (spec: LS-164)")
             self.expect(";")
             update = None
             if not self.at(")"):
@@ -358,7 +358,7 @@ class StmtParser:
             if v1.kind == "junk":
                 raise v1.value
             raise self.err("C1043", v1, "a `for` loop is `for (init; cond; step) { }` or `for x in ... { }` "
-                           "(LS-168)")
+                           "(spec: LS-168)")
         self.next()
         v2 = None
         if self.accept(","):
@@ -396,7 +396,7 @@ class StmtParser:
         lb = self.expect("{")
         self.bdepth += 1
         if self.bdepth > MAX_NESTING:
-            raise self.err("C9004", lb, "blocks nest deeper than %d (LS-311)" % MAX_NESTING)
+            raise self.err("C9004", lb, "blocks nest deeper than %d (spec: LS-311)" % MAX_NESTING)
         cases = []
         default = None
         default_span = None
@@ -404,14 +404,14 @@ class StmtParser:
             t = self.tok
             if t.kind == "case":
                 if default is not None:
-                    raise self.err("C4025", t, "`default` is the last clause of a switch (LS-183)")
+                    raise self.err("C4025", t, "`default` is the last clause of a switch (spec: LS-183)")
                 self.next()
                 items = []
                 while True:
                     lo = self.expr(allow_cond=False)
                     if self.at(".."):
                         raise self.err("C4022", first_span(lo), "a case range is inclusive: write `lo..=hi` "
-                                       "(LS-177)")
+                                       "(spec: LS-177)")
                     if self.accept("..="):
                         hi = self.expr(allow_cond=False)
                         items.append((lo, hi))
@@ -423,16 +423,16 @@ class StmtParser:
                 body = self.case_body()
                 if not body:
                     raise self.err("C4023", t, "a case clause has a body; merge its items into the next clause "
-                                   "(LS-179)")
+                                   "(spec: LS-179)")
                 cases.append(A.Case(items, body, span=self.sp(t)))
             elif t.kind == "default":
                 if default is not None:
-                    raise self.err("C4025", t, "a switch has one `default` (LS-183)")
+                    raise self.err("C4025", t, "a switch has one `default` (spec: LS-183)")
                 self.next()
                 self.expect(":")
                 body = self.case_body()
                 if not body:
-                    raise self.err("C4023", t, "a default clause has a body (LS-179)")
+                    raise self.err("C4023", t, "a default clause has a body (spec: LS-179)")
                 default = body
                 default_span = self.sp(t)
             else:

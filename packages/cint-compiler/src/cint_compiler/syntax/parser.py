@@ -120,7 +120,7 @@ class Parser(ExprParser, StmtParser):
     def enter(self, t: Token):
         self.edepth += 1
         if self.edepth > MAX_NESTING:
-            raise self.err("C9004", t, "expression nesting is deeper than %d (LS-311)" % MAX_NESTING)
+            raise self.err("C9004", t, "expression nesting is deeper than %d (spec: LS-311)" % MAX_NESTING)
 
     def leave(self):
         self.edepth -= 1
@@ -292,7 +292,7 @@ class Parser(ExprParser, StmtParser):
         while not self.at("eof"):
             if self.at("import"):
                 if mod.items:
-                    raise self.err("C3012", self.tok, "`import` declarations come before any other item (LS-226)")
+                    raise self.err("C3012", self.tok, "`import` declarations come before any other item (spec: LS-226)")
                 mod.imports.append(self.import_decl())
                 continue
             mod.items.append(self.top_item())
@@ -415,7 +415,7 @@ class Parser(ExprParser, StmtParser):
             return finish(A.GlobalDecl(d.name, decl=d, span=d.span))
         if decorated:
             if la == "kw":
-                raise self.err("C4012", t, "a keyword stands where a name is expected (LS-167)")
+                raise self.err("C4012", t, "a keyword stands where a name is expected (spec: LS-167)")
             raise self.unexpected("a declaration")
         return self.statement()
 

@@ -56,7 +56,7 @@ def var_decl(ck, d: A.VarDecl):
     """A local (or script-level) `var name = expr;`: check the initializer without a context, so a
     literal-only one is I64 (LS-56 rule 8), then declare the name with its type."""
     if d.init is None:
-        raise _err("C2050", d.span, "`var %s` needs an initializer: its type is the initializer's (LS-105)"
+        raise _err("C2050", d.span, "`var %s` needs an initializer: its type is the initializer's (spec: LS-105)"
                    % d.name)
     t = ck.expr(d.init, None)
     _var_type(ck, d, t)
@@ -75,7 +75,7 @@ def global_var(ck, g: A.GlobalDecl):
     initializer (C6004), whose type the variable takes."""
     d = g.decl
     if d.init is None:
-        raise _err("C2050", d.span, "`var %s` needs an initializer: its type is the initializer's (LS-105)"
+        raise _err("C2050", d.span, "`var %s` needs an initializer: its type is the initializer's (spec: LS-105)"
                    % d.name)
     ck.fn = FnCtx(kind="const")
     ck.scope = Scope(ck.top)
@@ -103,7 +103,7 @@ def var_destructure(ck, s: A.Destructure):
     v = s.value
     t = ck.expr(v, None, allow_tuple=True)
     if not isinstance(t, TupleType):
-        raise _err("C2001", A.first_span(v), "a destructuring takes a tuple result, not %s (LS-98)" % t)
+        raise _err("C2001", A.first_span(v), "a destructuring takes a tuple result, not %s (spec: LS-98)" % t)
     if len(t.items) != len(s.binds):
         raise _err("C2001", A.first_span(v), "%s has %d elements; the destructuring names %d"
                    % (t, len(t.items), len(s.binds)))
@@ -144,7 +144,7 @@ def field_default(ck, f: A.FieldDecl, ft, width):
     finally:
         ck.fn, ck.scope = saved_fn, saved_scope
     if dflt.cval is NOTCONST:
-        raise _err("C6004", A.first_span(dflt), "a field default is a constant expression (LS-77, LS-264)")
+        raise _err("C6004", A.first_span(dflt), "a field default is a constant expression (spec: LS-77, LS-264)")
     if width is not None and not isinstance(ft, BoolType):
         v = dflt.cval
         lo, hi = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if ft.signed else (0, (1 << width) - 1)
@@ -199,7 +199,7 @@ def wrap_bits(ck, e: A.Call, expected):
         T = ck.expr(v, None)
     if not isinstance(T, IntType) or not T.signed:
         raise _err("C2103", e.span, "`wrap_bits` is defined on signed integer types, not %s (an unsigned value "
-                   "wraps with a mask, LS-83)" % T)
+                   "wraps with a mask) (spec: LS-83)" % T)
     if T.bits > 64:
         raise _unsupported(A.first_span(e), "`wrap_bits` on %s" % T)
     ck.expr(w, I64)
@@ -277,7 +277,7 @@ def subword(ck, e, write=False):
     item = e.items[0]
     if kind == "bits":
         if not isinstance(item, A.SliceItem) or item.lo is None or item.hi is None or item.step is not None:
-            raise _err("C1050", e.span, "`.bits` takes a range `lo..hi` (LS-85)")
+            raise _err("C1050", e.span, "`.bits` takes a range `lo..hi` (spec: LS-85)")
         if write:
             raise _unsupported(A.first_span(e), "assigning to `.bits[lo..hi]` (its E_NARROW record is not specified)")
         lo = _const_index(ck, item.lo, "a bit position")
@@ -289,7 +289,7 @@ def subword(ck, e, write=False):
         e.subword = (lo, hi - lo, xt.signed, w)
     else:
         if isinstance(item, A.SliceItem):
-            raise _err("C1050", e.span, "`.%s` takes one index (LS-85)" % kind)
+            raise _err("C1050", e.span, "`.%s` takes one index (spec: LS-85)" % kind)
         if kind == "byte":
             rt = INT_TYPES["U8"]
         else:
@@ -304,7 +304,7 @@ def subword(ck, e, write=False):
             if not isinstance(rt, IntType) or rt.signed or rt.bits > 64 or type(rt) is not IntType:
                 raise _unsupported(ta.span or e.span, "lanes of type %s (lanes are U8..U64)" % rt)
             if w % rt.bits:
-                raise _err("C2103", ta.span or e.span, "a lane of %d bits does not divide %s (LS-85)" % (rt.bits, xt))
+                raise _err("C2103", ta.span or e.span, "a lane of %d bits does not divide %s (spec: LS-85)" % (rt.bits, xt))
         k = _const_index(ck, item, "a %s index" % kind)
         n = w // rt.bits
         if not 0 <= k < n:

@@ -39,12 +39,12 @@ def element_form(d, info):
     written = [p for p in arrays if p.info in ("out", "inout")]
     if not written:
         raise _err("C5031", d.span, "a kernel in element form assigns a whole `out` or `inout` array "
-                   "parameter (LS-247)")
+                   "parameter (spec: LS-247)")
     shape = written[0].type.dims
     for p in arrays:
         if p.type.dims != shape:
             raise _err("C2012", p.type_span if hasattr(p, "type_span") else p.span,
-                       "the arrays of an element-form kernel have one shape: `%s` is %s, `%s` is %s (LS-247)"
+                       "the arrays of an element-form kernel have one shape: `%s` is %s, `%s` is %s (spec: LS-247)"
                        % (p.name, p.type, written[0].name, written[0].type))
     for dd in shape:
         if not isinstance(dd, str):
@@ -52,7 +52,7 @@ def element_form(d, info):
     for p in info.params:
         if p.info == "out" and not isinstance(p.type, ArrayType):
             raise _err("C5031", p.span, "a kernel in element form has no `reduce` statement, so it has no "
-                       "scalar `out` parameter (LS-245, LS-247)")
+                       "scalar `out` parameter (spec: LS-245, LS-247)")
     names = {p.name for p in arrays}
     outs = {p.name for p in written}
     span = d.span
@@ -87,14 +87,14 @@ def element_form(d, info):
                     a.value = rw(a.value)
             return e
         raise _err("C5031", A.first_span(e), "the body of an element-form kernel holds elementwise "
-                   "expressions of whole arrays, scalars and constants only (LS-247)")
+                   "expressions of whole arrays, scalars and constants only (spec: LS-247)")
 
     for st in d.body.stmts:
         if not (isinstance(st, A.Assign) and st.op == "=" and isinstance(st.place, A.Name)
                 and st.place.ident in outs):
             raise _err("C5031", A.first_span(st) if isinstance(st, A.Expr) else st.span,
                        "the body of an element-form kernel holds only whole-array assignments `a = e;` to its "
-                       "`out` and `inout` arrays (LS-247)")
+                       "`out` and `inout` arrays (spec: LS-247)")
         st.place = idx(st.place)
         st.value = rw(st.value)
     d.over = [A.OverVar("%s%d" % (EW_PREFIX, k), A.Name(dd, span=span), span=span) for k, dd in enumerate(shape)]
@@ -109,24 +109,24 @@ def check_reduce(ck, s):
     _err, unsupported = _errs()
     fn = ck.fn
     if fn is None or fn.kind != "kernel":
-        raise _err("C4012", s.span, "a `reduce` statement stands only in a kernel body (LS-167, LS-249)")
+        raise _err("C4012", s.span, "a `reduce` statement stands only in a kernel body (spec: LS-167, LS-249)")
     if fn.loops:
-        raise _err("C5031", s.span, "a `reduce` statement may not appear inside a loop (LS-249)")
+        raise _err("C5031", s.span, "a `reduce` statement may not appear inside a loop (spec: LS-249)")
     sym = ck.scope.lookup(s.target)
     if sym is None:
         raise _err("C3005", s.span, "undefined name `%s`" % s.target)
     if not (sym.kind == "param" and sym.info == "out" and not isinstance(sym.type, ArrayType)):
         raise _err("C5031", s.span, "the target of `reduce` is a scalar `out` parameter of the kernel; `%s` "
-                   "is not (LS-249)" % s.target)
+                   "is not (spec: LS-249)" % s.target)
     seen = fn.reduces
     if any(r.sym is sym for r in seen):
         raise _err("C5031", s.span, "the scalar `out` parameter `%s` is the target of exactly one `reduce` "
-                   "statement (LS-245)" % s.target)
+                   "statement (spec: LS-245)" % s.target)
     call = s.call
     c = call.callee
     if not (isinstance(c, A.Name) and c.ident in FORMS):
         raise _err("C2001", A.first_span(call), "`reduce` takes one of sum(e), fold_checked(add, init, e), "
-                   "sum_wrap(e), sum_sat(e), min(e), max(e) or count(c) (LS-249)")
+                   "sum_wrap(e), sum_sat(e), min(e), max(e) or count(c) (spec: LS-249)")
     form = c.ident
     args = []
     for a in call.args:
@@ -137,7 +137,7 @@ def check_reduce(ck, s):
         args.append(a.value)
     want = 3 if form == "fold_checked" else 1
     if len(args) != want:
-        raise _err("C2022", c.span, "`%s` in a `reduce` statement takes %d argument%s (LS-249)"
+        raise _err("C2022", c.span, "`%s` in a `reduce` statement takes %d argument%s (spec: LS-249)"
                    % (form, want, "s" if want > 1 else ""))
     T = sym.type
     if not isinstance(T, IntType):
@@ -155,7 +155,7 @@ def check_reduce(ck, s):
             op = args[0]
             if not (isinstance(op, A.Name) and op.ident == "add"):
                 raise _err("C2001", A.first_span(op), "`fold_checked` in a `reduce` statement takes `add` "
-                           "(LS-249)")
+                           "(spec: LS-249)")
             iv = args[1]
             ck.expr(iv, T)
             ck.assignable(T, iv, iv.span)
@@ -189,7 +189,7 @@ def finish_kernel(ck, info):
     for p in info.params:
         if p.info == "out" and not isinstance(p.type, ArrayType) and not any(r.sym is p for r in seen):
             raise _err("C5031", p.span, "the scalar `out` parameter `%s` is the target of exactly one `reduce` "
-                       "statement (LS-245)" % p.name)
+                       "statement (spec: LS-245)" % p.name)
     info.decl.reduces = list(seen)
 
 
@@ -197,7 +197,7 @@ def read_out_scalar(sym, span):
     """A scalar `out` parameter is written by its `reduce` only, never read or assigned (LS-245)."""
     _err, _ = _errs()
     raise _err("C5031", span, "the scalar `out` parameter `%s` is written only by its `reduce` statement and "
-               "is never read or assigned (LS-245)" % sym.name)
+               "is never read or assigned (spec: LS-245)" % sym.name)
 
 
 def out_arg(ck, p, a):
@@ -214,7 +214,7 @@ def out_arg(ck, p, a):
     if sym.kind == "local" and sym.info == "loopvar":
         raise _err("C2052", a.span, "the loop variable `%s` is read-only" % a.ident)
     if ck.foreign(a):
-        raise _err("C2058", a.span, "a module variable of an imported module cannot be assigned (LS-227)")
+        raise _err("C2058", a.span, "a module variable of an imported module cannot be assigned (spec: LS-227)")
     if a.ty != p.type:
         raise _err("C2001", a.span, "expected %s for the scalar `out` parameter `%s`, found %s"
                    % (p.type, p.name, a.ty))

@@ -109,7 +109,7 @@ def _check_lifetime(ck, var, roots, span):
             continue
         dr = _scope_depth(ck, r)
         if dr is not None and dr < dv:
-            raise _err("C2051", span, "this Str views `%s`, whose block ends before `%s` is out of scope (LS-106)"
+            raise _err("C2051", span, "this Str views `%s`, whose block ends before `%s` is out of scope (spec: LS-106)"
                        % (r.name, var.name))
 
 
@@ -142,7 +142,7 @@ def used(ck, e, sym):
     if ent is None:
         return
     if ent["mark"] is not None:
-        raise _err("C5011", ent["mark"], "`%s` views `%s`, which this %s, and is used after it (LS-253)"
+        raise _err("C5011", ent["mark"], "`%s` views `%s`, which this %s, and is used after it (spec: LS-253)"
                    % (sym.name, ent["what"][0], ent["what"][1]))
     ent["uses"].append(ck._view_tick())
 
@@ -165,7 +165,7 @@ def in_loop(ck, start):
         if ent["mark"] is not None and ent.get("tick", 0) > start and ent["declared"] < start and \
                 any(u > start for u in ent["uses"]):
             raise _err("C5011", ent["mark"], "`%s` views `%s`, which this %s, and is used again in the loop "
-                       "(LS-253)" % (ent["sym"].name, ent["what"][0], ent["what"][1]))
+                       "(spec: LS-253)" % (ent["sym"].name, ent["what"][0], ent["what"][1]))
 
 
 def check_return(ck, value):
@@ -179,7 +179,7 @@ def check_return(ck, value):
     if bad:
         r = sorted(bad, key=lambda s: s.name)[0]
         raise _err("C2051", start_span(value), "this Str views `%s`, which is not a parameter of the function: it "
-                   "cannot be returned (LS-106, LS-217)" % r.name)
+                   "cannot be returned (spec: LS-106, LS-217)" % r.name)
 
 
 # ---------------------------------------------------------------------------------------------- the built-ins
