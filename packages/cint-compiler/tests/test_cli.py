@@ -118,3 +118,12 @@ def test_run_on_both_executors_agrees(tmp_path):
     assert ref.stdout == cpu.stdout == b"hi 9223372036854775807\n"
     assert ref.stderr == cpu.stderr
     no_traceback(cpu)
+
+
+def test_help_and_usage_errors_exit_with_argparse_status():
+    """`cint --help` exits 0 and a usage error 2, with argparse's text (not the internal-error status 70)."""
+    done = cint("--help")
+    assert done.returncode == 0 and done.stdout.startswith(b"usage: cint")
+    done = cint("frobnicate")
+    assert done.returncode == 2 and b"invalid choice" in done.stderr
+    no_traceback(done)

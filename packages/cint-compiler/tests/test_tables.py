@@ -8,13 +8,13 @@ from cint_compiler.backend.c17 import emit
 from cint_compiler.check import exprs, symbols
 from cint_compiler.interp import context
 from cint_compiler.semantics import operators as O
-from cint_compiler.syntax import lexer, parser
+from cint_compiler.syntax import lexer, parse_exprs
 
 
 def test_every_phase_reads_the_one_operator_table():
-    assert parser.BINARY_BP is O.BINARY_BP
-    assert parser.ARITH_OPS is O.ARITH_OPS and parser.SHIFT_OPS is O.SHIFT_OPS and parser.CMP_OPS is O.CMP_OPS
-    assert parser.BITWISE_OPS is O.BIT_OPS
+    assert parse_exprs.BINARY_BP is O.BINARY_BP
+    assert parse_exprs.ARITH_OPS is O.ARITH_OPS and parse_exprs.SHIFT_OPS is O.SHIFT_OPS
+    assert parse_exprs.CMP_OPS is O.CMP_OPS and parse_exprs.BITWISE_OPS is O.BIT_OPS
     assert lexer._OPERATORS == list(O.TOKENS)
     for mod in (exprs, context, emit):
         for name in ("ARITH_OPS", "SHIFT_OPS", "CMP_OPS"):

@@ -12,6 +12,8 @@ The package is laid out by pipeline stage (docs/architecture.md)::
 The names below are the public API, importable from here (``from cint_compiler import compile_file``);
 each is imported on first use, so ``import cint_compiler`` stays cheap.
 """
+import importlib
+
 __version__ = "0.2.0"
 
 _PUBLIC = {
@@ -35,8 +37,6 @@ def __getattr__(name):
     where = _PUBLIC.get(name)
     if where is None:
         raise AttributeError("module 'cint_compiler' has no attribute %r" % name)
-    import importlib
-
     module, attr = where if isinstance(where, tuple) else (where, name)
     value = getattr(importlib.import_module(module), attr)
     globals()[name] = value

@@ -8,13 +8,23 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import threading
 from pathlib import Path
 
 from cint_abi.codes import FAULT_MESSAGES
 
+from cint_runtime.cache import main as cache_main
+
+from cint_compiler.backend.c17.build import BuildError, build_harness, build_library
+from cint_compiler.backend.c17.emit import Unsupported
+from cint_compiler.backend.c17.header import write_header
+from cint_compiler.conformance.expect import parse_header
+from cint_compiler.conformance.outcome import choose_entry, make_context, render, run_case, typed
 from cint_compiler.diagnostics import CompileError, render as render_diagnostic
+from cint_compiler.driver import compile_file, module_path
+from cint_compiler.executors.cpu import run_entry
 
 EXIT_OK, EXIT_FAULT, EXIT_COMPILE, EXIT_ERROR_RESULT, EXIT_INTERNAL = 0, 1, 2, 6, 70
 
@@ -32,7 +42,6 @@ def print_compile_error(err: CompileError, path):
 
 def fault_report(rec, fuel, source_lines, state_line) -> str:
     """The text form of a fault (SPEC-04 LS-284, SPEC-03P.1 10.3)."""
-    from cint_compiler.conformance.outcome import typed
     out = ["fault[%s]: %s" % (rec.code, FAULT_MESSAGES.get(rec.code, "fault")), "  --> %s" % rec.position]
     line = rec.position.line
     if source_lines is not None and 1 <= line <= len(source_lines):
@@ -68,7 +77,6 @@ def fault_report(rec, fuel, source_lines, state_line) -> str:
 
 
 def _compile(path, root=None):
-    from cint_compiler.driver import compile_file
     return compile_file(path, root)
 
 
@@ -82,7 +90,6 @@ def _fuel_arg(v):
 
 
 def cmd_run(ns) -> int:
-    from cint_compiler.conformance.outcome import choose_entry, make_context
     c = _compile(ns.file, ns.root)
     try:
         kind, target = choose_entry(c, ns.entry)
@@ -99,8 +106,6 @@ def cmd_run(ns) -> int:
         sys.stdout.flush()
 
     if ns.executor == "cpu":
-        from cint_compiler.backend.c17.emit import Unsupported
-        from cint_compiler.executors.cpu import run_entry
         try:
             o = run_entry(c, kind, target, [], fuel=ns.fuel, depth=ns.depth).outcome
         except Unsupported as err:
@@ -125,13 +130,11 @@ def cmd_run(ns) -> int:
 
 
 def cmd_test(ns) -> int:
-    from cint_compiler.conformance.outcome import make_context, typed
     c = _compile(ns.file, ns.root)
     tests = c.program.tests
     passed = 0
     for t in tests:
         if ns.executor == "cpu":
-            from cint_compiler.executors.cpu import run_entry
             o = run_entry(c, "test", t, [], fuel=ns.fuel, depth=ns.depth).outcome
         else:
             ctx = make_context(c, ns.executor, output=None)
@@ -168,8 +171,6 @@ def cmd_test(ns) -> int:
 
 
 def cmd_outcome(ns) -> int:
-    from cint_compiler.conformance.expect import parse_header
-    from cint_compiler.conformance.outcome import render, run_case
     path = Path(ns.file)
     try:
         header = parse_header(path.read_bytes().decode("utf-8", "replace"))
@@ -198,7 +199,6 @@ def cmd_outcome(ns) -> int:
             if case is not None and ns.entry is not None and len(header.entries) > 1:
                 case = "%s.%s" % (case, ns.entry)
     if case is None:
-        from cint_compiler.driver import module_path
         rel = module_path(path, Path(ns.root) if ns.root else None)
         case = rel[:-3] if rel.endswith(".ci") else rel
     o = run_case(path, Path(ns.root) if ns.root else None, entry=entry, args=args, fuel=fuel,
@@ -208,9 +208,6 @@ def cmd_outcome(ns) -> int:
 
 
 def cmd_build(ns) -> int:
-    from cint_compiler.backend.c17.build import BuildError, build_harness, build_library
-    from cint_compiler.backend.c17.header import write_header
-    from cint_compiler.conformance.outcome import choose_entry
     if ns.with_state and not ns.lib:
         sys.stderr.write("error: --with-state goes with --lib\n")
         return EXIT_COMPILE
@@ -237,7 +234,6 @@ def cmd_build(ns) -> int:
             out.mkdir(parents=True, exist_ok=True)
             name = c.name.rsplit(".", 1)[-1]
             target = out / name
-            import shutil
             shutil.copyfile(exe, target)
             target.chmod(0o755)
     except BuildError as ex:
@@ -281,7 +277,6 @@ def cmd_lower(ns) -> int:
 
 
 def cmd_cache(ns) -> int:
-    from cint_runtime.cache import main as cache_main
     return cache_main(ns.action, everything=ns.all)
 
 
@@ -337,7 +332,11 @@ def build_parser():
 
 def _main(argv, result):
     ap = build_parser()
-    ns = ap.parse_args(argv)
+    try:
+        ns = ap.parse_args(argv)
+    except SystemExit as stop:          # --help (0) or a usage error (2): argparse's own exit status
+        result.append(0 if stop.code is None else stop.code if isinstance(stop.code, int) else 2)
+        return
     if getattr(ns, "depth", None) is not None and ns.depth < 1:
         sys.stderr.write("error: the depth limit is at least 1\n")
         result.append(EXIT_COMPILE)

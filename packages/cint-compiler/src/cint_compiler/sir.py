@@ -57,7 +57,8 @@ def _fields_of(cls):
     names = _FIELDS.get(cls)
     if names is None:
         skip = _SKIP | ({"path", "source"} if cls.__name__ == "Module" else set())
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                                     if f.name not in skip and not A.is_annotation(f))
     return names
 
 

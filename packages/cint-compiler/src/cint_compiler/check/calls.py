@@ -10,8 +10,8 @@ from cint_compiler.semantics.types import (I64, FixedType)
 
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.syntax.tree import first_span as start_span
+from cint_compiler.semantics import builtins as B
 from cint_compiler.check.symbols import (
-    BUILTIN_NAMES,
     FuncInfo,
     _err,
     struct_layout,
@@ -49,10 +49,8 @@ class CallChecks:
             name = c.ident
             sym = self.scope.lookup(name)
         if sym is None:
-            if name in BUILTIN_NAMES:
+            if name in B.CALLABLE:
                 return self.builtin_call(e, name, expected)
-            if name == "offset" and isinstance(c, A.Name):
-                return self.offset_call(e)
             raise _err("C3005", c.span, "undefined function `%s`" % name)
         c.ref = sym
         if sym.kind == "struct":
@@ -65,7 +63,7 @@ class CallChecks:
 
     def complete(self, t, span):
         """C3006 when the layout of struct ``t`` is asked for before its fields are defined (a bit width)."""
-        if t.qname in getattr(self, "fielding", ()):
+        if t.qname in self.fielding:
             raise _err("C3006", span, "type `%s` is used before it is complete: its fields are not defined yet"
                        % t.name())
 

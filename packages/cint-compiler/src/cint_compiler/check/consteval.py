@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from cint_compiler.semantics.operators import LOGIC_OPS
 from cint_compiler.syntax import tree as A
+from cint_compiler.semantics import builtins as B
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.faults import MachineFault
 from cint_compiler.semantics.types import (ROUND, ROUND_MODES, ArrayType, BoolType, EnumType,
@@ -14,8 +15,6 @@ from cint_compiler.semantics.values import ArrayValue, copy_value
 
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import (
-    RESULT_BUILTINS,
-    REDUCTIONS,
     FuncInfo,
     Program,
     _err,
@@ -50,13 +49,13 @@ class ConstEvalChecks:
         if isinstance(e, (A.IntLit, A.FracLit, A.BoolLit)):
             return True
         if isinstance(e, A.Name):
-            return getattr(e, "ref", None) is not None and e.ref.kind == "const" and not isinstance(e.ty, ArrayType)
+            return e.ref is not None and e.ref.kind == "const" and not isinstance(e.ty, ArrayType)
         if isinstance(e, (A.TypeMember, A.DotName)):
             return e.cval is not NOTCONST
-        if isinstance(e, A.Index) and getattr(e, "subword", None) is not None:
+        if isinstance(e, A.Index) and e.subword is not None:
             return self.is_const(e.subword_x)      # `C.byte[k]` of a constant (decision 31)
         if isinstance(e, A.Member):
-            return getattr(e, "mkind", None) == "const" or (getattr(e, "mkind", None) == "raw" and self.is_const(e.base))
+            return e.mkind == "const" or (e.mkind == "raw" and self.is_const(e.base))
         if isinstance(e, A.Paren):
             return self.is_const(e.inner)
         if isinstance(e, A.Unary):
@@ -67,14 +66,14 @@ class ConstEvalChecks:
             return self.is_const(e.cond) and self.is_const(e.then) and self.is_const(e.other)
         if isinstance(e, A.Convert):
             return e.literal or self.is_const(e.operand)
-        if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin":
-            if e.bname in REDUCTIONS or e.bname in ("len", "reduce_min", "reduce_max", "min_init", "max_init") or e.bname in RESULT_BUILTINS:
+        if isinstance(e, A.Call) and e.kind == "builtin":
+            if not B.BUILTINS[e.bname].const:
                 return False
             return all(self.is_const(a) for a in e.argv if isinstance(a, A.Expr) and a.ty != ROUND
                        and not (isinstance(a, A.Name) and a.ident in ROUND_MODES))
-        if isinstance(e, A.Call) and getattr(e, "kind", None) == "raw":
+        if isinstance(e, A.Call) and e.kind == "raw":
             return self.is_const(e.args[0].value)
-        if isinstance(e, A.Call) and getattr(e, "kind", None) == "func" and getattr(e, "const_call", False):
+        if isinstance(e, A.Call) and e.kind == "func" and e.const_call:
             return all(self.is_const(a) for a in e.argv if isinstance(a, A.Expr))
         return False
 
@@ -113,15 +112,15 @@ class ConstEvalChecks:
             return
         for ch in self.children(e):
             self._fold(ch)
-        if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and getattr(e, "bname", None) == "clamp":
+        if isinstance(e, A.Call) and e.kind == "builtin" and e.bname == "clamp":
             self.check_clamp_bounds(e)
 
     def check_clamp_bounds(self, e):
         """C6006 (LS-313): `clamp` whose constant `lo` exceeds its constant `hi`, at the callee name."""
-        argv = getattr(e, "argv", None) or []
+        argv = e.argv or []
         if len(argv) != 3:
             return
-        lo, hi = (getattr(a, "cval", NOTCONST) for a in argv[1:])
+        lo, hi = (a.cval for a in argv[1:])
         if lo is NOTCONST or hi is NOTCONST or lo is None or hi is None:
             return
         try:
@@ -152,7 +151,7 @@ class ConstEvalChecks:
         if isinstance(e, A.Convert):
             return [] if e.literal else [e.operand]
         if isinstance(e, A.Call):
-            return [a for a in (getattr(e, "argv", None) or []) if isinstance(a, A.Expr)]
+            return [a for a in (e.argv or []) if isinstance(a, A.Expr)]
         if isinstance(e, A.Index):
             out = [e.base]
             for i in e.items:
@@ -222,13 +221,13 @@ class ConstEvalChecks:
             if id(n) in memo or found:
                 return
             memo.add(id(n))
-            if isinstance(n, A.Name) and getattr(n, "ref", None) is not None and n.ref.kind == "global":
+            if isinstance(n, A.Name) and n.ref is not None and n.ref.kind == "global":
                 found.append("it uses the module variable `%s`" % n.ref.name)
                 return
-            if isinstance(n, A.Call) and getattr(n, "kind", None) == "dispatch":
+            if isinstance(n, A.Call) and n.kind == "dispatch":
                 found.append("it dispatches a kernel")
                 return
-            if isinstance(n, A.Call) and getattr(n, "kind", None) == "func":
+            if isinstance(n, A.Call) and n.kind == "func":
                 why = self.const_ineligible(n.info, seen)
                 if why is not None:
                     found.append("it calls `%s`, and %s" % (n.info.qname, why))
@@ -310,7 +309,7 @@ class ConstEvalChecks:
             if isinstance(x, A.ArrayLit):
                 return all(leaves(i) for i in x.items)
             if isinstance(x, A.Name) and isinstance(x.ty, ArrayType):
-                return getattr(x, "ref", None) is not None and x.ref.kind == "const" and x.ref.value is not NOTCONST
+                return x.ref is not None and x.ref.kind == "const" and x.ref.value is not NOTCONST
             return x.cval is not NOTCONST and not x.skip_fold and not isinstance(x.ty, (ArrayType, StrType))
 
         if not isinstance(e, (A.ArrayLit, A.Name)) or not leaves(e):

@@ -8,6 +8,7 @@ from typing import Optional
 from cint_compiler.diagnostics import unsupported
 from cint_compiler.semantics.operators import ARITH_OPS, BIT_OPS, CMP_OPS, LOGIC_OPS, SHIFT_OPS
 from cint_compiler.syntax import tree as A
+from cint_compiler.semantics import builtins as B
 from cint_compiler.semantics import intmachine as M
 from cint_compiler.semantics.faults import MachineFault
 from cint_compiler.semantics.types import (BOOL, I64, ROUND, ROUND_MODES, STR, VOID, Z, ARITH_ERROR, ArrayType, BoolType, EnumType,
@@ -19,8 +20,6 @@ from cint_compiler.semantics.types import FORMAT_ERROR, UTF8_ERROR
 from cint_compiler.syntax.tree import first_span as start_span
 from cint_compiler.check.symbols import (
     ViewInfo,
-    SCALAR_T_BUILTINS,
-    BUILTIN_NAMES,
     Symbol,
     _err,
     struct_layout,
@@ -91,18 +90,8 @@ class ExprChecks:
             return False
         if isinstance(e, A.Cond):
             return self.is_untyped(e.then) and self.is_untyped(e.other)
-        if isinstance(e, A.Call) and isinstance(e.callee, A.Name) and e.callee.ident in SCALAR_T_BUILTINS \
-                and self.scope.lookup(e.callee.ident) is None:
-            vals = [a.value for a in e.args if isinstance(a.value, A.Expr)]
-            if e.callee.ident == "isqrt":
-                return all(self.is_untyped(v) for v in vals)
-            return all(self.is_untyped(v) for v in vals)
-        if isinstance(e, A.Call) and isinstance(e.callee, A.Name) and e.callee.ident in ("rotl", "rotr",
-                                                                                          "isqrt_round", "div_round") \
-                and self.scope.lookup(e.callee.ident) is None:
-            args = [a.value for a in e.args]
-            return bool(args) and self.is_untyped(args[0]) and (
-                e.callee.ident in ("rotl", "rotr", "isqrt_round") or self.is_untyped(args[1]))
+        if isinstance(e, A.Call) and isinstance(e.callee, A.Name):
+            return self.builtin_untyped(e)
         return False
 
     def expr(self, e, expected: Optional[Type], allow_union=False, allow_tuple=False) -> Type:
@@ -184,7 +173,7 @@ class ExprChecks:
     def early_const(self, name):
         """While struct fields are defined (pass 1), the named constant ``name`` of this module, declared now
         so that a bit width may name it (LS-82, decision 17); None when there is none."""
-        it = (getattr(self, "early", None) or {}).pop(name, None)
+        it = (self.early or {}).pop(name, None)
         if it is None:
             return None
         saved = self.fn, self.scope, self.pending
@@ -200,7 +189,7 @@ class ExprChecks:
         if sym is None:
             sym = self.early_const(e.ident)
         if sym is None:
-            if e.ident in BUILTIN_NAMES:
+            if e.ident in B.WRITTEN:
                 raise _err("C4010", e.span, "`%s` is a built-in function; call it with parentheses" % e.ident)
             if self.fn is not None and self.fn.kind in ("func", "kernel", "test") and self._script_local(e.ident):
                 raise _err("C3004", e.span, "`%s` is a script local; it is not visible in a function or test"
@@ -227,7 +216,7 @@ class ExprChecks:
             e.cval = sym.value
         if isinstance(sym.info, ViewInfo):
             self.view_used(e, sym)
-        if isinstance(sym.type, StrType) and getattr(self, "_str_info", None):
+        if isinstance(sym.type, StrType) and self._str_info:
             textops_check.used(self, e, sym)
         return sym.type
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from cint_compiler.diagnostics import unsupported
 from cint_compiler.semantics.operators import CMP_OPS, LOGIC_OPS
 from cint_compiler.syntax import tree as A
-from cint_compiler.diagnostics import CompileError, Span
 from cint_compiler.semantics.types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType,
                     ErrorSetType, FixedType, IntType, StrType, StructType, U16)
 from cint_compiler.check.features.containers import mentions_memory
@@ -23,7 +22,6 @@ from cint_compiler.check.symbols import (
     Scope,
     FnCtx,
 )
-from cint_compiler.syntax.lexer import lex
 from cint_compiler.check.features import proposed as proposed_check
 from cint_compiler.check.features.reduce import element_form
 
@@ -40,10 +38,10 @@ class ImportChecks:
                            "cannot be imported" % prog.module.name)
             if d.selected is None:
                 name = d.alias or d.path[-1]
-                span = getattr(d, "name_span", None) or d.span
+                span = d.name_span or d.span
                 self.declare(self.top, name, Symbol("module", name, info=prog, span=span), span)
                 continue
-            spans = getattr(d, "selected_spans", None) or [d.span] * len(d.selected)
+            spans = d.selected_spans or [d.span] * len(d.selected)
             for n, sp in zip(d.selected, spans):
                 sym = self.imported(prog, n, sp, "C3005")
                 if n in self.top.names:
@@ -79,27 +77,17 @@ class ImportChecks:
     def foreign(self, root):
         """Whether the name ``root`` reaches a declaration of an imported module: an alias, or a selected
         name.  Whether an importer may assign a module variable of another module is open (LS-227): we refuse."""
-        return isinstance(root, A.Name) and getattr(root, "ref", None) is not None and (
+        return isinstance(root, A.Name) and root.ref is not None and (
             root.ref.kind == "module" or (root.ident in self.selected and root.ref is self.top.names.get(root.ident)))
 
     def part_span(self, te, k):
         """The position of the ``k``-th part of the qualified type name ``te`` (``vec.V3``: 0 ``vec``, 1 ``V3``)."""
-        if k == 0 or te.span is None:
+        if k == 0 or te.part_spans is None or k >= len(te.part_spans):
             return te.span
-        if self._tok_index is None:
-            try:
-                self._toks = lex(self.m.source.encode("utf-8"), self.path)[1]
-            except CompileError:
-                self._toks = []
-            self._tok_index = {(t.line, t.col): i for i, t in enumerate(self._toks)}
-        i = self._tok_index.get((te.span.line, te.span.column))
-        if i is None or i + 2 * k >= len(self._toks):
-            return te.span
-        t = self._toks[i + 2 * k]
-        return Span(self.path, t.line, t.col)
+        return te.part_spans[k]
 
     def _first_span(self, decl: A.VarDecl):
-        return getattr(decl, "stmt_span", None) or decl.type.span if decl.type is not None else decl.span
+        return decl.stmt_span or decl.type.span if decl.type is not None else decl.span
 
     def define_enum(self, d: A.EnumDecl):
         if d.underlying is None:
@@ -243,7 +231,7 @@ class ImportChecks:
         self.declare(self.top, d.name, sym, d.span)
         # parameters need size symbols in scope for their types
         sc = Scope(self.top)
-        size_spans = getattr(d, "size_param_spans", None) or [d.span] * len(sizes)
+        size_spans = d.size_param_spans or [d.span] * len(sizes)
         for s, sp in zip(sizes, size_spans):
             self.declare(sc, s.name, s, sp)
         if not is_kernel:

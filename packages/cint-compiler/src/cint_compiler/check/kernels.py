@@ -43,7 +43,7 @@ class KernelChecks:
         over = self.fn.info.over
         ok = x is root and len(items) >= len(over)
         for ov, it in zip(over, items):
-            ref = getattr(it, "ref", None) if isinstance(it, A.Name) else None
+            ref = it.ref if isinstance(it, A.Name) else None
             if ref is not ov and not (ref is not None and ref.kind == "overvar" and ref.name == ov.name):
                 ok = False
         if not ok:
@@ -75,14 +75,14 @@ class KernelChecks:
             while isinstance(x, A.Index):
                 items[:0] = list(x.items)
                 x = x.base
-            sym = getattr(x, "ref", None) if isinstance(x, A.Name) else None
+            sym = x.ref if isinstance(x, A.Name) else None
             if sym not in outs:
                 return None
             first.setdefault(sym, start_span(place))
             deps = set()
             for k, it in enumerate(items[nover:]):
                 dim = sym.type.dims[nover + k] if nover + k < sym.type.rank else None
-                ref = getattr(it, "ref", None) if isinstance(it, A.Name) else None
+                ref = it.ref if isinstance(it, A.Name) else None
                 if ref is None or ref not in loops or ref in deps or dim is None or loops[ref] != dim:
                     return None
                 deps.add(ref)
@@ -111,7 +111,7 @@ class KernelChecks:
                 hi = x.hi
                 key = hi.ref.name if isinstance(hi, A.Name) and getattr(hi.ref, "kind", None) == "sizeparam" \
                     else hi.value if isinstance(hi, A.IntLit) else None
-                sym = getattr(x, "sym", None)
+                sym = x.sym
                 if sym is None or key is None or x.inclusive or x.step is not None \
                         or not (isinstance(x.lo, A.IntLit) and x.lo.value == 0) or jumps(x.body):
                     cov(x.body, set(), loops)
@@ -207,7 +207,7 @@ class KernelChecks:
                                      vspan.column, vcode))
 
     def arg(self, p: Symbol, a):
-        if getattr(a, "is_default", False):
+        if a.is_default:
             return
         pt = p.type
         if isinstance(pt, ArrayType) and isinstance(a, A.StrLit) and pt.elem == U8 \
@@ -279,12 +279,12 @@ class KernelChecks:
         """The variable and field path an argument names, when it names a whole variable or field."""
         if isinstance(a, A.Paren):
             return self.place_path(a.inner)
-        if isinstance(a, A.Name) and getattr(a, "ref", None) is not None and a.ref.kind in ("local", "global",
+        if isinstance(a, A.Name) and a.ref is not None and a.ref.kind in ("local", "global",
                                                                                              "param"):
             if not isinstance(a.ty, (ArrayType, StructType)):
                 return None
             return (id(a.ref),)
-        if isinstance(a, A.Member) and getattr(a, "mkind", None) == "field":
+        if isinstance(a, A.Member) and a.mkind == "field":
             base = self.place_path(a.base)
             return None if base is None else base + (a.name,)
         return None

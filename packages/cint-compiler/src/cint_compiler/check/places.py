@@ -61,9 +61,9 @@ class PlaceChecks:
             return e.ty
         if isinstance(e, A.Member):
             self.expr(e, None)
-            if getattr(e, "mkind", None) == "qname":
+            if e.mkind == "qname":
                 raise _err("C2058", e.span, "a module variable of an imported module cannot be assigned (spec: LS-227)")
-            if getattr(e, "mkind", None) != "field":
+            if e.mkind != "field":
                 raise _err("C2058", e.span, "not an assignable place")
             root = e.base
             while isinstance(root, (A.Index, A.Member)):

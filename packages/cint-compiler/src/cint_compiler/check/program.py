@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from cint_compiler.syntax import tree as A
+from cint_compiler.semantics import builtins as B
 from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.types import VOID, Type
 from cint_compiler.check.features.containers import ContainerChecks
 
 from cint_compiler.check.symbols import (
-    BUILTIN_NAMES,
     Symbol,
     FuncInfo,
     Program,
@@ -38,6 +38,7 @@ from cint_compiler.check.flow import FlowChecks
 from cint_compiler.check.places import PlaceChecks
 from cint_compiler.check.exprs import ExprChecks
 from cint_compiler.check.calls import CallChecks
+from cint_compiler.check.builtins import BuiltinChecks
 from cint_compiler.check.kernels import KernelChecks
 from cint_compiler.check.module_state import ModuleStateChecks
 from cint_compiler.check.views import ViewChecks
@@ -46,7 +47,7 @@ from cint_compiler.check.features import proposed as proposed_check
 
 
 class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChecks, PlaceChecks, ExprChecks,
-              CallChecks, KernelChecks, ModuleStateChecks, ViewChecks, ConstEvalChecks):
+              CallChecks, BuiltinChecks, KernelChecks, ModuleStateChecks, ViewChecks, ConstEvalChecks):
     """The checker of one module, composed of one mixin per concern (docs/architecture.md)."""
 
     def __init__(self, module: A.Module, modules: Optional[Dict[str, Program]] = None, evaluation=None):
@@ -57,7 +58,6 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
         self.evaluation = evaluation
         self.modules = modules if modules is not None else {}   # checked modules by path, for imports
         self.selected = set()          # names bound by `import a.b.{X, y};` (LS-228: C3002 on collision)
-        self._tok_index = None         # (line, column) -> token index, for the parts of qualified names
         self.path = module.path
         self.modname = module.name
         self.top = Scope()
@@ -76,11 +76,25 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
         self.gargs = []                # (callee, module variable, argument) for C5012 (LS-122)
         self.untyped_memo = {}         # id(node) -> is_untyped(node), so an operator chain is typed in linear time
         self.const_memo = None         # id(node) -> is_const(node) during one fold
+        # declarations in progress (pass 1 and 2)
+        self.early = None              # constants a bit width or an extent may name before pass 2, by name
+        self.early_script = False      # the module is a script (its top-level declarations are locals)
+        self.fielding = set()          # structs whose fields are not defined yet (C3006)
+        self.computed_syms = set()     # size parameters of the signature being declared that a computed
+                                       # extent names (C2065; reset per signature)
+        self.containers = []           # the module's arenas and pools (check/features/containers.py)
+        # views and Str values (LS-106, LS-253): module-wide ordinals of uses and of the dispatches and swaps
+        # that write their arrays (check/views.py, check/features/textops.py)
+        self._view_ticks = 0
+        self._view_marks = []          # (view or Str Symbol, tick) marked by a dispatch or a swap
+        self._swap_spans = set()       # id() of the spans of the swaps among those marks
+        self._str_info = None          # id(Str Symbol) -> what it derives from, once a Str is derived
+        self._str_lhs = None           # the Name a Str assignment rebinds (not a use of it)
 
     # ------------------------------------------------------------------ declarations
 
     def declare(self, scope, name, sym, span):
-        if name in BUILTIN_NAMES or name in ("Round",):
+        if name in B.WRITTEN or name in ("Round",):
             raise _err("C3001", span, "`%s` is a built-in function and cannot be declared again (spec: LS-145)" % name,
                        help="choose another name")
         if name in self.selected:
@@ -189,7 +203,7 @@ class Checker(ContainerChecks, ImportChecks, TypeExprChecks, StmtChecks, FlowChe
                     exported.add(it.name)
         prog = Program(m, self.globals, self.functions, self.kernels, tests, script, script_span, self.types,
                        has_main, decls, exported)
-        prog.containers = list(getattr(self, "containers", []))   # arenas and pools (containers_check)
+        prog.containers = list(self.containers)   # arenas and pools (check/features/containers.py)
         return prog
 
 

@@ -26,6 +26,7 @@ from cint_compiler.check.features.reduce import finish_kernel
 from cint_compiler.check.features import proposed as proposed_check
 from cint_compiler.check.features import textops as textops_check
 from cint_compiler.semantics import fmt
+from cint_abi.codes import FAULT_CODES
 
 
 class StmtChecks:
@@ -74,7 +75,6 @@ class StmtChecks:
 
     def check_test(self, t: A.TestDecl):
         if t.expect_fault is not None:
-            from cint_abi.codes import FAULT_CODES
             if t.expect_fault not in FAULT_CODES:
                 raise _err("C1011", t.expect_fault_span or t.span, "unknown fault name %s" % t.expect_fault)
         self.fn = FnCtx(kind="test", result=VOID)
@@ -114,7 +114,7 @@ class StmtChecks:
                 return True
             return self.can_complete(s.then) or self.can_complete(s.other)
         if isinstance(s, A.Switch):
-            if s.default is None and not getattr(s, "exhaustive", False):
+            if s.default is None and not s.exhaustive:
                 return True
             bodies = [c.body for c in s.cases] + ([s.default] if s.default is not None else [])
             return any(self.can_complete(A.Block(b)) for b in bodies) or any(
@@ -241,7 +241,7 @@ class StmtChecks:
     def s_Assign(self, s: A.Assign):
         if proposed_check.subword_assign(self, s):     # `x.byte[k] = v;` (LS-86, Proposed), decision 31
             return
-        if isinstance(s.place, A.Name) and s.op == "=" and getattr(self, "_str_info", None):
+        if isinstance(s.place, A.Name) and s.op == "=" and self._str_info:
             self._str_lhs = s.place      # rebinding a Str variable is not a use of it (textops_check.used)
         pt = self.place(s.place)
         if s.op == "=":

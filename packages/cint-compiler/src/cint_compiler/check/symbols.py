@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.operators import CMP_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.diagnostics import CompileError, Span
@@ -14,23 +15,7 @@ from cint_compiler.semantics.types import (I64, VOID, Z, ArrayType, BoolType, En
 
 from cint_compiler.syntax.tree import NOTCONST
 
-# Built-in functions of SPEC-04 LS-145 that this implementation provides.
-SCALAR_T_BUILTINS = {  # name -> arity; result type is the operand type T
-    "abs": 1, "min": 2, "max": 2, "clamp": 3, "div_trunc": 2, "rem_trunc": 2, "div_euclid": 2,
-    "rem_euclid": 2, "isqrt": 1,
-}
-RESULT_BUILTINS = {"add_result", "sub_result", "mul_result", "div_result", "rem_result", "shl_result"}
-REDUCTIONS = {"sum", "fold_checked", "sum_wrap", "sum_sat", "count", "dot"}
-OTHER_BUILTINS = {"uabs", "div_round", "muldiv", "mul_full", "isqrt_round", "rotl", "rotr", "divmod",
-                  "mul", "div", "mul_wrap", "mul_sat", "sqrt", "sqrt_wrap", "sqrt_sat", "len", "extent", "size",
-                  "lower", "copy", "fill", "equal", "swap", "transpose", "reverse", "reshape", "wrap_bits",
-                  "random", "format", "utf8", "embed", "to_device", "to_host", "sign", "rescale3",
-                  "rescale3_rem", "shl3", "tdot"}
-BUILTIN_NAMES = set(SCALAR_T_BUILTINS) | RESULT_BUILTINS | REDUCTIONS | OTHER_BUILTINS
-UNSUPPORTED_BUILTINS = {
-                        "reshape", "wrap_bits", "random", "embed", "to_device", "to_host",
-                        "sign", "rescale3", "rescale3_rem", "shl3", "tdot"}
-
+# The built-in functions (SPEC-04 LS-145) are rows of semantics/builtins.py.
 
 
 class Symbol:
@@ -180,7 +165,7 @@ def bitfield_of(place):
     """(declared type, width) when ``place`` is a bit field of a struct (LS-82), else None."""
     while isinstance(place, A.Paren):
         place = place.inner
-    return getattr(place, "bitfield", None) if isinstance(place, A.Member) else None
+    return place.bitfield if isinstance(place, A.Member) else None
 
 
 def bitfield_fault(bf, v):
@@ -192,7 +177,7 @@ def bitfield_fault(bf, v):
     lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if t.signed else (0, (1 << w) - 1)
     if lo <= v <= hi:
         return None
-    return MachineFault("E_NARROW", "bitfield.checked.%s" % t.token, [(t, v)], v, (t, hi if v > hi else lo))
+    return MachineFault("E_NARROW", O.op("bitfield", "checked", t), [(t, v)], v, (t, hi if v > hi else lo))
 
 
 def where_value(x, sizes):
@@ -279,7 +264,10 @@ class Scope:
 
 
 class FnCtx:
-    """What the checker knows about the function body it is in."""
+    """What the checker knows about the function body it is in (every field declared: a slot)."""
+
+    __slots__ = ("info", "kind", "result", "loops", "in_switch", "in_defer", "ft_ok", "prints", "kviol", "kcalls",
+                 "kbytes", "gwrites", "reduces")
 
     def __init__(self, info=None, kind="func", result=VOID):
         self.info = info
@@ -294,6 +282,7 @@ class FnCtx:
         self.kcalls = []              # the user functions it calls, with the call spans
         self.kbytes = 0               # a kernel's private array bytes so far (C5029)
         self.gwrites = {}             # the module variables the body writes itself (LS-122)
+        self.reduces = []             # a kernel's `reduce` statements so far (check/features/reduce.py)
 
 
 class ViewInfo:

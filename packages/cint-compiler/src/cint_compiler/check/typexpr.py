@@ -153,7 +153,7 @@ class TypeExprChecks:
         off = sign * c.cval
         if not -(1 << 63) <= off < (1 << 63):
             raise _err("C6004", c.span, "the offset %d of extent `%s` is not an I64" % (off, sym.name))
-        getattr(self, "computed_syms", set()).add(sym.name)
+        self.computed_syms.add(sym.name)
         return sym.name if off == 0 else SymExtent(sym.name, off)
 
     def qualified_type(self, te) -> Type:

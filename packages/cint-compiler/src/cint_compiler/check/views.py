@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from cint_compiler.diagnostics import unsupported
 from cint_compiler.syntax import tree as A
+from cint_compiler.semantics import builtins as B
 from cint_compiler.semantics.types import (BOOL, I64, VOID, ArrayType, BoolType, EnumType,
                     ErrorSetType, FixedType, IntType, StrType, U8)
 from cint_compiler.semantics.types import ArenaType, PoolType
@@ -19,6 +20,7 @@ from cint_compiler.check.symbols import (
 )
 from cint_compiler.check.features import proposed as proposed_check
 from cint_compiler.check.features import textops as textops_check
+from math import gcd
 
 
 class ViewChecks:
@@ -85,7 +87,6 @@ class ViewChecks:
         """`identical`, `disjoint` or `overlap` for two views (origin, shape, strides) of one buffer, by the
         tests of SPEC-02 A-5 that LS-70 names: T0 (an empty view), T1 (bounding intervals), T2 (the gcd of the
         strides does not divide the distance of the origins), T3 (exactly the same view)."""
-        from math import gcd
         (oa, sa, ta), (ob, sb, tb) = a, b
         if any(x == 0 for x in sa) or any(x == 0 for x in sb):
             return "disjoint"                                                  # T0
@@ -171,11 +172,11 @@ class ViewChecks:
                 e = e.inner
             elif isinstance(e, (A.Index, A.Member)):
                 e = e.base
-            elif isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and \
-                    getattr(e, "bname", None) in ("transpose", "reverse"):
+            elif isinstance(e, A.Call) and e.kind == "builtin" and \
+                    e.bname in ("transpose", "reverse"):
                 e = e.argv[0]
             elif isinstance(e, A.Name):
-                return e if getattr(e, "ref", None) is not None else None
+                return e if e.ref is not None else None
             else:
                 return None
 
@@ -224,7 +225,7 @@ class ViewChecks:
         self.declare(self.scope, d.name, sym, d.span)
 
     def _view_tick(self):
-        n = getattr(self, "_view_ticks", 0) + 1
+        n = self._view_ticks + 1
         self._view_ticks = n
         return n
 
@@ -232,7 +233,7 @@ class ViewChecks:
         """A use of a view variable: C5011 when a dispatch that writes its array came between (LS-253)."""
         vi = sym.info
         if vi.mark is not None:
-            what = "swap exchanges" if id(vi.mark) in getattr(self, "_swap_spans", ()) else "dispatch writes"
+            what = "swap exchanges" if id(vi.mark) in self._swap_spans else "dispatch writes"
             raise _err("C5011", vi.mark, "`%s` views `%s`, which this %s, and is used after it "
                        "(spec: LS-253)" % (sym.name, vi.root.name, what))
         vi.uses.append(self._view_tick())
@@ -248,11 +249,9 @@ class ViewChecks:
                     written.add(id(s.info.root if isinstance(s.info, ViewInfo) else s))
         if not written:
             return
-        if getattr(self, "_str_info", None):
+        if self._str_info:
             textops_check.mark(self, e.span, written, "dispatch writes")
-        marks = getattr(self, "_view_marks", None)
-        if marks is None:
-            marks = self._view_marks = []
+        marks = self._view_marks
         sc = self.scope
         tick = self._view_tick()
         while sc is not None:
@@ -274,9 +273,9 @@ class ViewChecks:
     def views_in_loop(self, start):
         """After a loop body: a view variable declared before the loop and used in it is live across a dispatch
         in the body that writes its array (LS-253)."""
-        if getattr(self, "_str_info", None):
+        if self._str_info:
             textops_check.in_loop(self, start)
-        for s, tick in getattr(self, "_view_marks", None) or ():
+        for s, tick in self._view_marks:
             vi = s.info
             if tick > start and vi.declared < start and any(u > start for u in vi.uses):
                 raise _err("C5011", vi.mark, "`%s` views `%s`, which this dispatch writes, and is used again in "
@@ -287,7 +286,7 @@ class ViewChecks:
         relative to the variable or field ``path`` names; None otherwise."""
         if isinstance(e, A.Paren):
             return self.static_view(e.inner)
-        if isinstance(e, A.Index) and getattr(e, "view", False):
+        if isinstance(e, A.Index) and e.view:
             base = self.static_view(e.base)
             if base is None:
                 return None
@@ -316,8 +315,8 @@ class ViewChecks:
                         return None
                     origin += i * s
             return path, origin, tuple(out_shape), tuple(out_strides)
-        if isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and \
-                getattr(e, "bname", None) in ("transpose", "reverse"):
+        if isinstance(e, A.Call) and e.kind == "builtin" and \
+                e.bname in ("transpose", "reverse"):
             base = self.static_view(e.argv[0])
             if base is None:
                 return None
@@ -379,10 +378,10 @@ class ViewChecks:
         while True:
             if isinstance(e, A.Paren):
                 e = e.inner
-            elif isinstance(e, A.Index) and getattr(e, "view", False):
+            elif isinstance(e, A.Index) and e.view:
                 e = e.base
-            elif isinstance(e, A.Call) and getattr(e, "kind", None) == "builtin" and \
-                    getattr(e, "bname", None) in ("transpose", "reverse"):
+            elif isinstance(e, A.Call) and e.kind == "builtin" and \
+                    e.bname in ("transpose", "reverse"):
                 e = e.argv[0]
             else:
                 return self.place_path(e)
@@ -403,12 +402,9 @@ class ViewChecks:
         ox, oy = self._offsets(x), self._offsets(y)
         return ox is not None and oy is not None and bool(ox & oy)
 
-    ARRAY_BUILTINS = {"extent": 2, "size": 1, "lower": 2, "copy": 2, "fill": 2, "equal": 2, "transpose": 1,
-                      "reverse": 2}
-
     def array_builtin(self, e, name, args):
         """extent, size, lower, copy, fill, equal, transpose and reverse (LS-145)."""
-        arity = self.ARRAY_BUILTINS[name]
+        arity = B.BUILTINS[name].arity[0]
         if len(args) != arity:
             raise _err("C2022", e.span, "`%s` takes %d argument%s" % (name, arity, "s" if arity > 1 else ""))
         for a in args:

@@ -16,6 +16,9 @@ from cint_compiler.diagnostics import CompileError
 from cint_compiler.driver import Compiled, compile_file
 from cint_compiler.semantics.faults import FaultRecord
 from cint_compiler.semantics.types import BOOL, INT_TYPES, BoolType, FixedType, IntType, ZType, parse_fixed_name
+from cint_compiler.interp.context import Context
+from cint_compiler.backend.c17.emit import Unsupported
+from cint_compiler.executors.cpu import run_entry
 
 
 @dataclass
@@ -79,7 +82,6 @@ def choose_entry(c: Compiled, entry: Optional[str]):
 def make_context(c: Compiled, executor: str, output=None):
     if executor not in ("ref",):
         raise LookupError("executor %r is not available yet; this build provides `ref` (cpu-sir-interp)" % executor)
-    from cint_compiler.interp.context import Context
     return Context(c.program, c.revision, output=output)
 
 
@@ -102,8 +104,6 @@ def run_case(ci_path: Path, root: Optional[Path], *, entry: Optional[str] = None
             if p.type != t and getattr(p.type, "repr_type", None) != t:      # a distinct type: its representation
                 return CaseOutcome("refused", reason="argument of type %s for a parameter of type %s" % (t, p.type))
     if executor == "cpu":
-        from cint_compiler.backend.c17.emit import Unsupported
-        from cint_compiler.executors.cpu import run_entry
         try:
             run = run_entry(c, kind, target, argv, fuel=fuel, depth=depth if depth is not None else 256)
         except Unsupported as err:

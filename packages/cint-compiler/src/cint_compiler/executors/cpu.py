@@ -16,6 +16,8 @@ from cint_compiler.backend.c17.build import build_harness
 from cint_compiler.semantics.faults import FaultRecord, KernelAddress, Position
 from cint_compiler.interp.context import Outcome
 from cint_compiler.semantics.types import BOOL, Z, ErrorUnionType, FixedType, IntType, VOID
+from cint_compiler.syntax import tree as A
+from cint_compiler.semantics.values import ErrorValue
 
 
 def _type(desc):
@@ -33,7 +35,6 @@ def _type(desc):
 def _test_errsets(test) -> dict:
     """qualified name -> ErrorSetType of every `try` operand in a test block: the error set an error that
     leaves the block by `try` is reported in (interp: Context.run_entry)."""
-    from cint_compiler.syntax import tree as A
     out = {}
     for n in A.descendants(test.body):
         if isinstance(n, A.Try):
@@ -93,7 +94,6 @@ def run_entry(compiled, kind, target, argv, fuel=None, depth=256) -> CpuRun:
     if "error" in fields:
         es = rtype.errset if kind == "func" else _test_errsets(target).get(fields.get("errset", "").strip())
         tag = int(fields["error"])
-        from cint_compiler.semantics.values import ErrorValue
         sset, name = es.values[tag - 1]
         return CpuRun(Outcome("error", error=(es, ErrorValue(sset, name)), fuel=fuel_used, stdout=stdout,
                               rtype=rtype), globals_, text)

@@ -14,6 +14,9 @@ from cint_abi.state import State, encode_state
 from cint_compiler.semantics.types import ArrayType, BoolType, EnumType, ErrorSetType, FixedType, HandleType, IntType, StructType, ZType
 from cint_compiler.semantics.values import ArrayValue, EnumValue, ErrorValue
 from cint_compiler.interp.containers import HandleValue
+import hashlib
+from cint_abi.arenas_pools import ArenaState, PoolState
+from cint_abi.encoding import encode_desc
 
 
 def desc_of(t):
@@ -45,7 +48,6 @@ def struct_layouts(program, types=()) -> dict:
     field descriptors (desc_of) of every struct its types, its module variables and ``types`` name, nested
     structs included.  A struct without a canonical form (a field desc_of does not cover, an array field
     of computed extent) is left out, so a state naming it is refused."""
-    from cint_abi.encoding import encode_desc
     out = {}
 
     def visit(t):
@@ -140,7 +142,6 @@ def canonical_state(ctx) -> bytes:
 
 def memory_state(mem):
     """The arena and pool blocks' contents (cint_abi.arenas_pools) of a context's Memory (containers.py)."""
-    from cint_abi.arenas_pools import ArenaState, PoolState
     if mem is None:
         return [], []
     arenas, pools = [], []
@@ -162,5 +163,4 @@ def memory_state(mem):
 
 
 def state_hash(ctx) -> bytes:
-    import hashlib
     return hashlib.sha256(canonical_state(ctx)).digest()

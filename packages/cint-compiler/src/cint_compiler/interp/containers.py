@@ -17,43 +17,21 @@ None of the operations charges fuel.  Faults are the records of the notes: E_BOU
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Dict, List
 
 from cint_abi.state import IDENTIFIER_EXHAUSTED
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.faults import MachineFault
-from cint_compiler.semantics.types import I64, U8, U32, U64, ArenaType, PoolType
+from cint_compiler.semantics.types import I64, U8, U64, ArenaType, PoolType
 from cint_compiler.semantics.values import ArrayValue, ErrorValue, Storage, copy_value
+from cint_compiler.interp.values import NULL_HANDLE, HandleValue, zero_value  # noqa: F401 (HandleValue: ours to export)
 
 GEN_MAX = (1 << 63) - 1         # generations run 0 .. 2^63 - 1 (decision 24, point 5)
 KIND_NULL, KIND_ARENA, KIND_POOL = 0, 1, 2
 # E_STALE_HANDLE reasons (the U8 last operand): 1..3 and 6 as the public cases show, 4 and 5 ours (decision 24, point 4)
 R_NULL, R_RETIRED, R_GENERATION, R_RANGE, R_VACANT, R_CONTAINER = 1, 2, 3, 4, 5, 6
 ALLOC_FULL = ErrorValue("AllocError", "full")
-
-
-@dataclass(frozen=True)
-class HandleValue:
-    slot: int = 0
-    length: int = 0
-    generation: int = 0
-    container: int = 0
-    kind: int = 0
-
-    def operands(self):
-        return [(U64, self.slot), (I64, self.length), (U64, self.generation), (U32, self.container), (U8, self.kind)]
-
-    def as_tuple(self):
-        return (self.slot, self.length, self.generation, self.container, self.kind)
-
-
-NULL_HANDLE = HandleValue()
-
-
-def _zero(t):
-    from cint_compiler.interp.context import zero_value
-    return zero_value(t)
 
 
 class ArenaObj:
@@ -122,7 +100,7 @@ class Memory:
         m = cls()
         for info in getattr(program, "containers", ()):
             if info.kind == "arena":
-                st = Storage([_zero(info.elem) for _ in range(info.capacity)])
+                st = Storage([zero_value(info.elem) for _ in range(info.capacity)])
                 a = ArenaObj(info.id, info.qname, None, info.elem, info.capacity, st, 0)
                 m.arenas[info.id] = a
                 m.next_arena = max(m.next_arena, info.id + 1)
@@ -149,27 +127,27 @@ class Memory:
         return 0 <= n <= a.capacity - a.used
 
     def _bounds(self, a, n):
-        return MachineFault("E_BOUNDS", "arena.alloc", [(I64, n), (I64, a.used), (I64, a.capacity)], None, None)
+        return MachineFault("E_BOUNDS", O.ARENA_ALLOC, [(I64, n), (I64, a.used), (I64, a.capacity)], None, None)
 
     def alloc(self, a: ArenaObj, n, result=False):
-        self._live_arena(a, "arena.alloc")
+        self._live_arena(a, O.ARENA_ALLOC)
         if not self._bump(a, n):
             if result:
                 return ("err", ALLOC_FULL)
             raise self._bounds(a, n)
         cells = a.storage.cells
         for k in range(a.base + a.used, a.base + a.used + n):
-            cells[k] = _zero(a.elem)
+            cells[k] = zero_value(a.elem)
         h = HandleValue(a.used, n, a.generation, a.id, KIND_ARENA)
         a.used += n
         return ("ok", h) if result else h
 
     def child(self, a: ArenaObj, n):
-        self._live_arena(a, "arena.alloc")
+        self._live_arena(a, O.ARENA_ALLOC)
         if not self._bump(a, n):
             raise self._bounds(a, n)
         if self.next_arena >= IDENTIFIER_EXHAUSTED:     # M-11: no identifier left (cpu-c17: CINT_RESOURCE)
-            raise MachineFault("E_UNSUPPORTED", "host.resource", [], None, None)
+            raise MachineFault("E_UNSUPPORTED", O.HOST_RESOURCE, [], None, None)
         c = ArenaObj(self.next_arena, None, a, a.elem, n, a.storage, a.base + a.used)
         self.next_arena += 1
         a.used += n
@@ -178,7 +156,7 @@ class Memory:
         return c
 
     def reset(self, a: ArenaObj):
-        self._live_arena(a, "arena.reset")
+        self._live_arena(a, O.ARENA_RESET)
         a.used = 0
         for c in a.children:
             self._retire(c)
@@ -193,7 +171,7 @@ class Memory:
         for c in a.children:
             self._retire(c)
 
-    def check_arena(self, a: ArenaObj, h: HandleValue, op="handle.check"):
+    def check_arena(self, a: ArenaObj, h: HandleValue, op=O.HANDLE_CHECK):
         """The handle check of ``a[h]`` (and of every access through a view of it); the order of the checks:
         null, container, retired, generation, range (decision 24, point 4)."""
         if h.kind == KIND_NULL:
@@ -229,14 +207,14 @@ class Memory:
         else:
             if result:
                 return ("err", ALLOC_FULL)
-            raise MachineFault("E_BOUNDS", "pool.insert", [(I64, p.occupied), (I64, p.retired), (I64, p.capacity)],
+            raise MachineFault("E_BOUNDS", O.POOL_INSERT, [(I64, p.occupied), (I64, p.retired), (I64, p.capacity)],
                                None, None)
         s.occupied = True
         s.value = copy_value(v)
         h = HandleValue(k, 1, s.generation, p.id, KIND_POOL)
         return ("ok", h) if result else h
 
-    def check_pool(self, p: PoolObj, h: HandleValue, op="pool.deref") -> PoolSlot:
+    def check_pool(self, p: PoolObj, h: HandleValue, op=O.POOL_DEREF) -> PoolSlot:
         if h.kind == KIND_NULL:
             raise _stale(op, h, 0, R_NULL)
         if h.kind != KIND_POOL or h.container != p.id:
@@ -355,7 +333,7 @@ def memory_from_state(program, arenas, pools, next_arena, next_pool, value_in, d
         if st.parent is None:
             info = module_info(st, "arena")
             cells = [value_in(info.elem, v, "%s[%d]" % (st.name, k)) for k, v in enumerate(st.contents)]
-            cells += [_zero(info.elem) for _ in range(st.capacity - len(cells))]
+            cells += [zero_value(info.elem) for _ in range(st.capacity - len(cells))]
             a = ArenaObj(st.id, st.name, None, info.elem, st.capacity, Storage(cells), 0)
         else:
             p = m.arenas.get(st.parent)

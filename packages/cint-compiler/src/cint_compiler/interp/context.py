@@ -12,77 +12,34 @@ The same expression evaluator serves compile-time evaluation
 """
 from __future__ import annotations
 
-import bisect
 from typing import Callable, List, Optional
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
-from cint_compiler.check.features import reduce as KR
+from cint_compiler.semantics import reductions as RED
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import Program
 from cint_compiler.check.program import Checker as _Checker
-from cint_compiler.check.symbols import bitfield_fault, bitfield_of, where_failure
+from cint_compiler.check.symbols import bitfield_fault, where_failure
 from cint_compiler.semantics.faults import EntryFault, FaultRecord, KernelAddress, MachineFault, Position
-from cint_compiler.semantics.types import (BOOL, I64, ROUND, VOID, ArrayType, BoolType, EnumType, ErrorUnionType, FixedType, IntType,
-                    StructType, Type)
+from cint_compiler.semantics.types import (BOOL, I64, VOID, ArrayType, EnumType, ErrorUnionType, FixedType, StructType)
 from cint_compiler.semantics.values import ArrayValue, EnumValue, ErrorValue, Storage, StructValue, copy_value
 from cint_compiler.semantics.values import LiveStr
-from cint_compiler.interp.containers import NULL_HANDLE, Memory, MemoryExec
-from cint_compiler.semantics.types import HandleType
+from cint_compiler.interp.containers import Memory, MemoryExec
+from cint_compiler.interp.values import (_field_storages, _from_cells, _overlap, assign_value, compare,
+                                        zero_value)
+from cint_compiler.interp import builtins as IB
+from cint_compiler.interp.kernels import KernelExec
+from cint_compiler.interp.stmts import StatementExec, _ErrorProp, _Return
 from cint_compiler.semantics.types import SymExtent
+from cint_compiler.check.features.proposed import subword_bits
 
 I64_MAX = (1 << 63) - 1
 
 
 # ----------------------------------------------------------------------------- control signals
-
-class _Break(Exception):
-    def __init__(self, label):
-        self.label = label
-
-
-class _Continue(Exception):
-    def __init__(self, label):
-        self.label = label
-
-
-class _Return(Exception):
-    def __init__(self, value, is_err=False):
-        self.value = value
-        self.is_err = is_err      # `return .name;`: an error exit, which runs `errdefer` (LS-189)
-
-
-class _ErrorProp(Exception):
-    """An error leaving a function (or a test block) by `try` propagation."""
-
-    def __init__(self, err: ErrorValue, errset=None):
-        self.err = err
-        self.errset = errset      # the static error set of the operand of `try`
-
-
-class _Fallthrough(Exception):
-    """`fallthrough;` at the end of a case body (LS-178)."""
-
-
-def zero_value(t: Type):
-    """The zero fill of a type (SPEC-04 LS-67, LS-91)."""
-    if isinstance(t, (IntType, FixedType)):
-        return 0
-    if isinstance(t, BoolType):
-        return False
-    if isinstance(t, EnumType):
-        for n, v in t.members.items():
-            if v == 0:
-                return EnumValue(t.qname, n, 0)
-        return None
-    if isinstance(t, StructType):
-        return StructValue(t, {n: zero_value(ft) for n, ft, _ in t.fields})
-    if isinstance(t, ArrayType):
-        return ArrayValue.new(t.elem, [d if isinstance(d, int) else 0 for d in t.dims], lambda: zero_value(t.elem))
-    if isinstance(t, HandleType):
-        return NULL_HANDLE
-    return None
 
 
 class Evaluator:
@@ -122,7 +79,7 @@ class Evaluator:
 
     def x_StrLit(self, e, env):
         data = b"".join(p.encode("utf-8") if isinstance(p, str) else p for p in e.parts)
-        if getattr(e, "as_view", False):
+        if e.as_view:
             # a string literal bound to an `in U8[...]` parameter: a read-only view of its bytes
             return ArrayValue(e.ty.elem, Storage(list(data)), 0, (len(data),), (1,), writable=False)
         return data
@@ -236,7 +193,7 @@ class Evaluator:
         return r
 
     def x_Member(self, e, env):
-        kind = getattr(e, "mkind", None)
+        kind = e.mkind
         if kind == "const":
             return e.cval
         if kind == "qname":
@@ -261,7 +218,7 @@ class Evaluator:
         inner_shape = vals[0].shape if vals else tuple(0 for _ in t.dims[1:])
         for item, v in zip(e.items, vals):
             if v.shape != inner_shape:       # a row of another length: a fault of the row, with a record
-                self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, 1), (I64, v.shape[0])], None,
+                self.fault(MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, 1), (I64, v.shape[0])], None,
                                         (I64, inner_shape[0])), item.span)
         cells = []
         for v in vals:
@@ -270,12 +227,11 @@ class Evaluator:
             _from_cells(t.elem, (len(vals),) + tuple(inner_shape), cells)
 
     def x_Index(self, e, env):
-        if getattr(e, "subword", None) is not None:      # `x.byte[k]` (LS-85, Proposed): no step of its own
-            from cint_compiler.check.features.proposed import subword_bits
+        if e.subword is not None:      # `x.byte[k]` (LS-85, Proposed): no step of its own
             return subword_bits(self.eval(e.subword_x, env), e.subword[0], e.subword[1])
-        if getattr(e, "ckind", None) is not None:
+        if e.ckind is not None:
             return self.mem_index(e, env)
-        if getattr(e, "view", False):
+        if e.view:
             return self.form_view(e, env)
         base = self.eval(e.base, env)
         idx = [self.eval(i, env) for i in e.items]
@@ -283,7 +239,7 @@ class Evaluator:
         if isinstance(base, (bytes, LiveStr)):
             i = idx[0]
             if not 0 <= i < len(base):
-                self.fault(MachineFault("E_BOUNDS", "index.checked.u8", [(I64, i)], None, (I64, len(base))), e.span,
+                self.fault(MachineFault("E_BOUNDS", O.index("u8"), [(I64, i)], None, (I64, len(base))), e.span,
                            st)
             return base[i]
         off = self.index_offset(base, idx, e, st)
@@ -306,7 +262,6 @@ class Evaluator:
 
     def view_of(self, arr: ArrayValue, e, vals, st):
         elem = arr.elem
-        token = "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
         origin = arr.origin
         shape, strides, lower = [], [], []
         for d, (ext, lo, stride) in enumerate(zip(arr.shape, arr.lower, arr.strides)):
@@ -321,14 +276,14 @@ class Evaluator:
                 k = v - lo
                 if not 0 <= k < ext:
                     ops = [(I64, v)] if arr.rank == 1 else [(I64, d), (I64, v)]
-                    self.fault(MachineFault("E_BOUNDS", "index.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+                    self.fault(MachineFault("E_BOUNDS", O.index(elem), ops, None, (I64, ext)), e.span, st)
                 origin += k * stride
                 continue
             step = it.step.cval if it.step is not None else 1
             f, g, ok, n = _Checker.slice_fill(v[0], v[1], it.inclusive, step, lo, ext)
             if not ok:
                 ops = [(I64, f), (I64, g)] if arr.rank == 1 else [(I64, d), (I64, f), (I64, g)]
-                self.fault(MachineFault("E_BOUNDS", "slice.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+                self.fault(MachineFault("E_BOUNDS", O.slice_(elem), ops, None, (I64, ext)), e.span, st)
             if n:
                 origin += (f - lo) * stride
             shape.append(n)
@@ -336,44 +291,17 @@ class Evaluator:
             lower.append(lo)        # a slice keeps the parent's lower bound (LS-72)
         return ArrayValue(elem, arr.storage, origin, tuple(shape), tuple(strides), tuple(lower), arr.writable)
 
-    def array_builtin(self, e, name, vals):
-        """copy, fill, equal, transpose and reverse (SPEC-04 LS-70, LS-145); a fault here is positioned at the
-        callee name."""
-        a = vals[0]
-        if name == "transpose":
-            return ArrayValue(a.elem, a.storage, a.origin, a.shape[::-1], a.strides[::-1], a.lower[::-1],
-                              a.writable)
-        if name == "reverse":
-            d = e.dim
-            strides = list(a.strides)
-            origin = a.origin + ((a.shape[d] - 1) * strides[d] if a.shape[d] else 0)
-            strides[d] = -strides[d]
-            return ArrayValue(a.elem, a.storage, origin, a.shape, tuple(strides), a.lower, a.writable)
-        if name == "fill":
-            for i in a.indices():
-                a.set(i, assign_value(a.get(i), vals[1]))
-            return None
-        b = vals[1]
-        if name == "equal":
-            if tuple(a.shape) != tuple(b.shape):
-                return False
-            t = e.argv[0].ty.elem
-            return all(compare("==", t, a.get(i), b.get(j)) for i, j in zip(a.indices(), b.indices()))
-        # copy(dst, src): the shape check, then the alias check, then the element writes (SPEC-01 IM-187)
-        self.copy_elements(a, b)
-        return None
-
     def copy_elements(self, dst: ArrayValue, src: ArrayValue):
         """Copy ``src`` into ``dst`` in row-major logical order: copy.shape, then copy.alias (LS-70, IM-187)."""
         if tuple(dst.shape) != tuple(src.shape):
             k = next(i for i, (x, y) in enumerate(zip(dst.shape, src.shape)) if x != y)
-            raise MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, src.shape[k])], None, (I64, dst.shape[k]))
+            raise MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, k), (I64, src.shape[k])], None, (I64, dst.shape[k]))
         if dst.storage is src.storage:
             rel = _Checker.view_relation((dst.origin, dst.shape, dst.strides), (src.origin, src.shape, src.strides))
             if rel == "identical":
                 return                          # T3: the same view, no effect
             if rel == "overlap":
-                raise MachineFault("E_ALIAS", "copy.alias", [])
+                raise MachineFault("E_ALIAS", O.COPY_ALIAS, [])
         for i, j in zip(dst.indices(), src.indices()):
             dst.set(i, assign_value(dst.get(i), src.get(j)))
 
@@ -381,13 +309,12 @@ class Evaluator:
         if getattr(arr, "guard", None) is not None:
             self.mem_guard(arr, e.span)
         elem = arr.elem
-        token = "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
         off = arr.origin
         for d, (i, ext, lo, stride) in enumerate(zip(idx, arr.shape, arr.lower, arr.strides)):
             k = i - lo
             if not 0 <= k < ext:
                 ops = [(I64, i)] if arr.rank == 1 else [(I64, d), (I64, i)]
-                self.fault(MachineFault("E_BOUNDS", "index.checked.%s" % token, ops, None, (I64, ext)), e.span, st)
+                self.fault(MachineFault("E_BOUNDS", O.index(elem), ops, None, (I64, ext)), e.span, st)
             off += k * stride
         return off
 
@@ -406,7 +333,7 @@ class Evaluator:
                 if isinstance(ft, ArrayType):
                     if tuple(v.shape) != tuple(d for d in ft.dims):
                         d = next(k for k, (x, y) in enumerate(zip(v.shape, ft.dims)) if x != y)
-                        self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, d), (I64, v.shape[d])], None,
+                        self.fault(MachineFault("E_SHAPE", O.COPY_SHAPE, [(I64, d), (I64, v.shape[d])], None,
                                                 (I64, ft.dims[d])), e.span)
             for (n, ft, w), v in zip(e.stype.fields, vals):
                 if w is not None:
@@ -431,112 +358,14 @@ class Evaluator:
         return vals
 
     def call(self, e, env):
-        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
+        raise MachineFault("E_UNSUPPORTED", O.DISPATCH_ADMIT)
 
     def builtin(self, e, env):
-        name = e.bname
-        args = e.argv
-        if name == "offset":
-            return e.cval       # offset(T, field): a compile-time constant (LS-76)
-        if name == "len":
-            v = self.eval(args[0], env)
-            return len(v) if isinstance(v, (bytes, LiveStr)) else v.shape[0]
-        if name in ("format", "utf8", "swap"):
-            from cint_compiler.interp import textops
-            return textops.run(self, e, env)
-        if name in ("extent", "size", "lower"):
-            v = self.eval(args[0], env)
-            if name == "size":
-                return v.size
-            self.eval(args[1], env)
-            return v.shape[e.dim] if name == "extent" else v.lower[e.dim]
-        vals = []
-        for a in args:
-            if isinstance(a, A.Expr) and a.ty is not ROUND and not (isinstance(a, A.Name) and a.ty is ROUND):
-                vals.append(self.eval(a, env))
-        for v in vals:
-            if getattr(v, "guard", None) is not None:     # a view of arena storage: its handle again (M-23)
-                self.mem_guard(v, e.span)
-        st = self.counted()
-        T = getattr(e, "T", None)
-        try:
-            if name in ("copy", "fill", "equal", "transpose", "reverse"):
-                return self.array_builtin(e, name, vals)
-            if name == "wrap_bits":      # LS-83 (Proposed), decision 30: no fault, one step
-                from cint_compiler.check.features.proposed import wrap_value
-                return wrap_value(vals[0], e.wbits)
-            if name in ("abs",):
-                return M.abs_(T, vals[0])
-            if name == "min":
-                return M.min2(T, *vals)
-            if name == "max":
-                return M.max2(T, *vals)
-            if name == "clamp":
-                return M.clamp(T, *vals)
-            if name in ("div_trunc", "rem_trunc", "div_euclid", "rem_euclid"):
-                return getattr(M, name)(T, *vals)
-            if name == "isqrt":
-                return M.isqrt(T, vals[0])
-            if name == "isqrt_round":
-                return M.isqrt_round(T, vals[0], e.mode)
-            if name == "div_round":
-                return M.div_round(T, vals[0], vals[1], e.mode)
-            if name == "uabs":
-                return M.uabs(T, vals[0])[1]
-            if name == "mul_full":
-                return M.mul_full(T, vals[0], vals[1])[1]
-            if name == "divmod":
-                return list(M.divmod_(T, vals[0], vals[1]))
-            if name == "muldiv":
-                return M.muldiv(e.R, T, vals[0], vals[1], vals[2], e.mode)
-            if name in ("rotl", "rotr"):
-                return getattr(M, name)(T, vals[0], vals[1], args[1].ty)
-            if name in ("mul", "mul_wrap", "mul_sat"):
-                form = {"mul": "checked", "mul_wrap": "wrap", "mul_sat": "sat"}[name]
-                return M.fixed_mul(form, T, vals[0], vals[1], e.mode)
-            if name == "div":
-                return M.fixed_div("checked", T, vals[0], vals[1], e.mode)
-            if name in ("sqrt", "sqrt_wrap", "sqrt_sat"):
-                form = {"sqrt": "checked", "sqrt_wrap": "wrap", "sqrt_sat": "sat"}[name]
-                return M.fixed_sqrt(form, T, vals[0], e.mode)
-            if name in ("add_result", "sub_result", "mul_result", "div_result", "rem_result"):
-                r = getattr(M, name)(T, vals[0], vals[1])
-            elif name == "shl_result":
-                r = M.shl_result(T, vals[0], vals[1], args[1].ty)
-            else:
-                return self.reduction(e, name, vals, st)
-            if r[0] == "ok":
-                return r
-            return ("err", ErrorValue("ArithError", r[1]))
-        except MachineFault as mf:
-            self.fault(mf, e.callee.span, st)
+        """A built-in call: its row's handler (interp/builtins.py)."""
+        return IB.run(self, e, env)
 
     def reduction(self, e, name, vals, st):
-        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
-
-
-def _from_cells(elem, shape, cells):
-    a = ArrayValue.new(elem, shape, lambda: None)
-    a.storage.cells[:] = cells
-    return a
-
-
-def compare(op, t, a, b):
-    if isinstance(a, EnumValue):
-        a, b = a.value, b.value
-    elif isinstance(a, ErrorValue):
-        a, b = (a.set, a.name), (b.set, b.name)
-    if op == "==":
-        return a == b
-    if op == "!=":
-        return a != b
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    return a >= b
+        raise MachineFault("E_UNSUPPORTED", O.DISPATCH_ADMIT)
 
 
 class ConstEvaluator(Evaluator):
@@ -552,7 +381,7 @@ class ConstEvaluator(Evaluator):
         raise mf
 
     def literal(self, e):
-        err = getattr(e, "lit_error", None)
+        err = e.lit_error
         if err is not None:
             self.checked_literals.append(err)
             raise err
@@ -571,18 +400,18 @@ class ConstEvaluator(Evaluator):
         return super().x_Convert(e, env)
 
     def x_Member(self, e, env):
-        if getattr(e, "mkind", None) == "const":
+        if e.mkind == "const":
             return e.cval
         return super().x_Member(e, env)
 
     user_call = None    # the checker's runner of compile-time calls (LS-264..LS-268)
 
     def call(self, e, env):
-        if e.kind == "func" and getattr(e, "const_call", False) and e.cval is not NOTCONST:
+        if e.kind == "func" and e.const_call and e.cval is not NOTCONST:
             self.eval_args(e, env)
             self.step += 1
             return e.cval       # already folded (an element of a constant array)
-        if e.kind == "func" and getattr(e, "const_call", False) and self.user_call is not None:
+        if e.kind == "func" and e.const_call and self.user_call is not None:
             args = self.eval_args(e, env)
             self.step += 1
             return self.user_call(e, args)
@@ -604,7 +433,7 @@ class Outcome:
         self.rtype = rtype
 
 
-class Context(Evaluator, MemoryExec):
+class Context(StatementExec, KernelExec, Evaluator, MemoryExec):
     """A context of the reference executor: module state, fault record and counters (SPEC-03P.1 5.1)."""
 
     FRAME_LIMIT = 4096   # call-depth bound accepted as a semantic input (SPEC-04 LS-311)
@@ -653,9 +482,9 @@ class Context(Evaluator, MemoryExec):
         if n == 0:
             return
         if self.budget is not None and self.fuel + n > self.budget:
-            self.fault(MachineFault("E_FUEL", "fuel.charge", [], None, (I64, self.budget)), span)
+            self.fault(MachineFault("E_FUEL", O.FUEL_CHARGE, [], None, (I64, self.budget)), span)
         if self.fuel + n > I64_MAX:
-            self.fault(MachineFault("E_FUEL", "fuel.charge", [], None, (I64, I64_MAX)), span)
+            self.fault(MachineFault("E_FUEL", O.FUEL_CHARGE, [], None, (I64, I64_MAX)), span)
         self.fuel += n
 
     def emit(self, data: bytes):
@@ -693,7 +522,7 @@ class Context(Evaluator, MemoryExec):
         rtype = VOID
         try:
             if depth > self.FRAME_LIMIT:
-                self.fault(MachineFault("E_UNSUPPORTED", "call.enter", [(I64, depth)], None,
+                self.fault(MachineFault("E_UNSUPPORTED", O.CALL_ENTER, [(I64, depth)], None,
                                         (I64, self.FRAME_LIMIT)), self._entry_span(kind, target))
             if kind == "func":
                 rtype = target.result
@@ -748,7 +577,7 @@ class Context(Evaluator, MemoryExec):
             self.check_where(info, bound, call_span)
         if not entry:
             if self.depth + 1 > self.depth_limit:
-                self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), call_span)
+                self.fault(MachineFault("E_DEPTH", O.CALL_ENTER, [], None, (I64, self.depth_limit)), call_span)
         self.depth += 1
         self.charge(1, call_span)
         if resume is not None:
@@ -777,7 +606,7 @@ class Context(Evaluator, MemoryExec):
             return
         ops = where_failure(w, {s.name: bound.get(s.name, 0) for s in info.size_params})
         if ops is not None:
-            self.fault(MachineFault("E_SHAPE", "bind.where", ops), span)
+            self.fault(MachineFault("E_SHAPE", O.BIND_WHERE, ops), span)
 
     def bind_sizes(self, info, args, env, span, kernel=False, host=False):
         bound = {}
@@ -785,20 +614,19 @@ class Context(Evaluator, MemoryExec):
             if isinstance(p.type, ArrayType):
                 if host:    # a host's argument (SPEC-03P.1 7.1 paragraph 11 check 3): element type, then rank
                     if v.elem != p.type.elem:
-                        self.fault(MachineFault("E_UNSUPPORTED", "bind.type", [(I64, idx)]), span)
+                        self.fault(MachineFault("E_UNSUPPORTED", O.BIND_TYPE, [(I64, idx)]), span)
                     if len(v.shape) != len(p.type.dims):
-                        self.fault(MachineFault("E_SHAPE", "bind.type", [(I64, idx), (I64, len(v.shape))], None,
+                        self.fault(MachineFault("E_SHAPE", O.BIND_TYPE, [(I64, idx), (I64, len(v.shape))], None,
                                                 (I64, len(p.type.dims))), span)
                 for d, spec in enumerate(p.type.dims):
                     ext = v.shape[d]
                     if isinstance(spec, str):
                         if spec in bound and bound[spec] != ext:
-                            op = "bind.shape"
-                            self.fault(MachineFault("E_SHAPE", op, [(I64, idx), (I64, d), (I64, ext)], None,
+                            self.fault(MachineFault("E_SHAPE", O.BIND_SHAPE, [(I64, idx), (I64, d), (I64, ext)], None,
                                                     (I64, bound[spec])), span)
                         bound[spec] = ext
                     elif isinstance(spec, int) and spec != ext:
-                        self.fault(MachineFault("E_SHAPE", "bind.shape", [(I64, idx), (I64, d), (I64, ext)], None,
+                        self.fault(MachineFault("E_SHAPE", O.BIND_SHAPE, [(I64, idx), (I64, d), (I64, ext)], None,
                                                 (I64, spec)), span)
         # the second pass (SPEC-02 K-6): each computed extent `n + c` against the bound n; a value beyond
         # I64 cannot equal an extent, so it is a mismatch whose expected value (the limit) is I64's maximum
@@ -809,7 +637,7 @@ class Context(Evaluator, MemoryExec):
                         want = bound.get(spec.sym, 0) + spec.off
                         ext = v.shape[d]
                         if want != ext:
-                            self.fault(MachineFault("E_SHAPE", "bind.shape", [(I64, idx), (I64, d), (I64, ext)],
+                            self.fault(MachineFault("E_SHAPE", O.BIND_SHAPE, [(I64, idx), (I64, d), (I64, ext)],
                                                     None, (I64, min(want, I64_MAX))), span)
         for s in info.size_params:
             env[s] = bound.get(s.name, 0)
@@ -832,7 +660,7 @@ class Context(Evaluator, MemoryExec):
         self.check_where(info, bound, e.callee.span)
         self.check_alias(info, args, e.callee.span, e.argv)
         if self.depth + 1 > self.depth_limit:
-            self.fault(MachineFault("E_DEPTH", "call.enter", [], None, (I64, self.depth_limit)), e.callee.span)
+            self.fault(MachineFault("E_DEPTH", O.CALL_ENTER, [], None, (I64, self.depth_limit)), e.callee.span)
         r = self.enter_function(info, args, e.callee.span, site=self.pos(e.callee.span), resume=resume)
         self.stack.pop()
         return r
@@ -848,7 +676,7 @@ class Context(Evaluator, MemoryExec):
                     continue
                 if v.storage is w.storage and _overlap(v, w):
                     a, b = (i, j) if (q.info not in ("inout", "out") or i < j) else (j, i)
-                    self.fault(MachineFault("E_ALIAS", "bind.alias", [(I64, a), (I64, b)]), span)
+                    self.fault(MachineFault("E_ALIAS", O.BIND_ALIAS, [(I64, a), (I64, b)]), span)
         # a view of an array field of a struct that is also an argument (an `inout` struct, or a written view)
         for i, (p, v) in enumerate(zip(info.params, args)):
             for j, (q, w) in enumerate(zip(info.params, args)):
@@ -858,655 +686,27 @@ class Context(Evaluator, MemoryExec):
                     written = [k for k, r in ((i, p), (j, q)) if r.info in ("inout", "out")]
                     a = min(written)
                     b = j if a == i else i
-                    self.fault(MachineFault("E_ALIAS", "bind.alias", [(I64, a), (I64, b)]), span)
-
-    # -------------------------------------------------------------- kernels
-
-    def dispatch(self, e, env):
-        info = e.info
-        args = self.eval_args(e, env)
-        number = self.dispatches
-        self.dispatches += 1
-        qn = info.qname
-        span = e.callee.span
-        self.counted()
-        try:
-            bound = self.bind_sizes(info, args, {}, span, kernel=True)
-            self.check_where(info, bound, span)
-            self.check_alias(info, args, span, e.argv, kernel=True)
-        except EntryFault as ef:
-            ef.record.address = KernelAddress(qn, number, 0)
-            raise
-        extents = [bound.get(ov.decl.extent.ident, 0) for ov in info.over]
-        total = 1
-        for x in extents:
-            total *= x
-        if total > I64_MAX:
-            rec_mf = MachineFault("E_SHAPE", "dispatch.admit", [(I64, x) for x in extents], total, None)
-            rec = FaultRecord.from_machine(rec_mf, self.pos(span), revision=self.revision,
-                                           address=KernelAddress(qn, number, 0), stack=list(self.stack))
-            raise EntryFault(rec)
-        try:
-            self.charge(total, span)
-        except EntryFault as ef:
-            ef.record.address = KernelAddress(qn, number, 0)
-            raise
-        # staging: out zero-filled, inout copied in (SPEC-03 RT-19)
-        staged = []
-        kargs = []
-        for p, v in zip(info.params, args):
-            if isinstance(v, ArrayValue) and p.info in ("out", "inout"):
-                s = ArrayValue.new(v.elem, v.shape, lambda: zero_value(v.elem))
-                if p.info == "inout":
-                    for idx in v.indices():
-                        s.set(idx, copy_value(v.get(idx)))
-                staged.append((v, s))
-                kargs.append(s)
-            else:
-                kargs.append(v)
-        saved = (self.kernel, self.step, self.stack)
-        body = info.decl.body
-        env0 = {}
-        for s in info.size_params:
-            env0[s] = bound.get(s.name, 0)
-        for p, v in zip(info.params, kargs):
-            env0[p] = v
-        # a dispatch from cint code is on the stack of its work-item and epilogue faults, innermost, after
-        # the call sites of the enclosing calls (decision 3); it is no call for the depth (E_DEPTH)
-        self.stack = list(self.stack) + [self.pos(span)]
-        reduces = getattr(info.decl, "reduces", None) or []
-        saved_racc = getattr(self, "racc", None)
-        self.racc = {r: KR.Accumulator(r) for r in reduces}
-        wi = 0
-        for idx in _iter_space(extents):
-            self.kernel = (qn, number, wi)
-            self.step = 0
-            wenv = dict(env0)
-            for ov, i in zip(info.over, idx):
-                wenv[ov] = i
-            try:
-                self.block(body, wenv)
-            except _Return:
-                pass
-            wi += 1
-        scalars = self.reduce_epilogue(e, reduces, qn, number)
-        self.racc = saved_racc
-        self.kernel, self.step, self.stack = saved
-        for dst, src in staged:
-            for i in dst.indices():
-                dst.set(i, src.get(i))
-        for a, v in scalars:
-            self.place_ref(a, env)[0](v)
-        return None
-
-    def reduce_epilogue(self, e, reduces, qn, number):
-        """The epilogue of a dispatch (decision 23): each reduction's check, in source order, phase epilogue at
-        the reduction's name with the dispatch site on the stack; the values to publish into the scalar `out`
-        arguments once the dispatch completes."""
-        out = []
-        for r in reduces:
-            try:
-                v = KR.epilogue(r, self.racc[r])
-            except MachineFault as mf:
-                rec = FaultRecord.from_machine(mf, self.pos(r.callee_span), revision=self.revision,
-                                               address=KernelAddress(qn, number, 2), stack=list(self.stack))
-                raise EntryFault(rec)
-            out.append((e.argv[e.info.params.index(r.sym)], v))
-        return out
-
-    def s_Reduce(self, s, env):
-        """One contribution of this work-item; the statement counts one step, after its operand's."""
-        x = self.eval(s.arg, env)
-        st = self.counted()
-        try:
-            KR.contribute(s, self.racc[s], x)
-        except MachineFault as mf:
-            self.fault(mf, s.callee_span, st)
+                    self.fault(MachineFault("E_ALIAS", O.BIND_ALIAS, [(I64, a), (I64, b)]), span)
 
     # -------------------------------------------------------------- reductions
 
     def reduction(self, e, name, vals, st):
+        """A reduction call (semantics/reductions.py): its shapes, the charge ceil(n / 64) at the callee name
+        before any element is read (IM-139), then its value."""
+        red = RED.BY_CALL[name]
         arrays = [v for v in vals if isinstance(v, ArrayValue)]
-        if name in ("sum", "sum_wrap", "sum_sat", "count", "reduce_min", "reduce_max", "min_init", "max_init"):
-            xs = arrays[0].elements()
-        elif name == "fold_checked":
-            xs = arrays[0].elements()
-        elif name == "dot":
+        scalars = [v for v in vals if not isinstance(v, ArrayValue)]
+        ys = None
+        if red.arrays == 2:
             a, b = arrays
             if a.shape[0] != b.shape[0]:
-                raise MachineFault("E_SHAPE", "dot.checked.%s.%s" % (e.elem.token, e.R.token),
-                                   [(I64, 0), (I64, b.shape[0])], None, (I64, a.shape[0]))
-            xs = a.elements()
-        n = len(xs)
-        self.charge((n + 63) // 64, e.callee.span)
-        if name == "sum":
-            return M.reduce_sum(e.elem, e.R, xs)
-        if name == "sum_wrap":
-            return M.sum_wrap(e.elem, xs)
-        if name == "sum_sat":
-            return M.sum_sat(e.elem, xs)
-        if name == "count":
-            return M.count(xs)
-        if name == "reduce_min":
-            return M.reduce_min(e.elem, xs)
-        if name == "reduce_max":
-            return M.reduce_max(e.elem, xs)
-        if name == "min_init":
-            return M.min_init(e.elem, vals[0], xs)
-        if name == "max_init":
-            return M.max_init(e.elem, vals[0], xs)
-        if name == "fold_checked":
-            return M.fold_checked(e.fold_op, e.elem, vals[0], xs)
-        if name == "dot":
-            return M.dot(e.elem, e.R, xs, arrays[1].elements())
-        raise MachineFault("E_UNSUPPORTED", "dispatch.admit")
-
-    # -------------------------------------------------------------- statements
-
-    def read(self, sym, env):
-        if sym.kind == "global":
-            return self.globals[sym]
-        if sym.kind == "container":
-            return self.mem.container(sym)
-        return env[sym]
-
-    # the arena and pool identifier counters of the canonical state live in the Memory (containers.py)
-    next_arena = property(lambda self: self.mem.next_arena, lambda self, v: setattr(self.mem, "next_arena", v))
-    next_pool = property(lambda self: self.mem.next_pool, lambda self, v: setattr(self.mem, "next_pool", v))
-
-    def block(self, b, env):
-        # LS-110: the local arrays a block declares are released when it exits, however it exits
-        charges = getattr(b, "frame_decls", None)
-        if charges is None:
-            charges = b.frame_decls = any(type(s) is A.VarDecl and s.mode is None and
-                                          isinstance(getattr(s, "resolved", None), ArrayType) for s in b.stmts)
-        if charges:
-            mark = self.frame_used
-            try:
-                self._block(b, env)
-            finally:
-                self.frame_used = mark
-            return
-        self._block(b, env)
-
-    def _block(self, b, env):
-        has_defer = getattr(b, "has_defer", None)
-        if has_defer is None:
-            has_defer = b.has_defer = any(type(s) is A.Defer for s in b.stmts)
-        if not has_defer:
-            for s in b.stmts:
-                getattr(self, "s_" + type(s).__name__)(s, env)
-            return
-        # LS-185: deferred statements are scheduled as reached and run in reverse order at every exit of the
-        # block except a fault (LS-188); `errdefer` only when an error leaves (LS-189).
-        pending = []
-        try:
-            for s in b.stmts:
-                if type(s) is A.Defer:
-                    pending.append(s)
-                else:
-                    getattr(self, "s_" + type(s).__name__)(s, env)
-        except _Return as r:
-            self.run_deferred(pending, env, r.is_err)
-            raise
-        except _ErrorProp:
-            self.run_deferred(pending, env, True)
-            raise
-        except (_Break, _Continue, _Fallthrough):
-            self.run_deferred(pending, env, False)
-            raise
-        self.run_deferred(pending, env, False)
-
-    def run_deferred(self, pending, env, error_exit):
-        """Run the deferred statements of a block, latest first; no fuel of their own (LS-317)."""
-        for d in reversed(pending):
-            if d.is_err and not error_exit:
-                continue
-            st = d.stmt
-            getattr(self, "s_" + type(st).__name__)(st, env)
-
-    def s_Defer(self, s, env):
-        raise AssertionError("a deferred statement is scheduled by its block")
-
-    def s_Block(self, s, env):
-        self.block(s, env)
-
-    def s_VarDecl(self, d, env):
-        t = d.resolved
-        if d.mode is not None:
-            env[d.sym] = self.eval(d.init, env)
-            return
-        if isinstance(t, ArrayType):
-            shape = []
-            for k, x in enumerate(t.dims):
-                if isinstance(x, int):
-                    shape.append(x)
-                elif isinstance(x, str):
-                    shape.append(env[next(s for s in env if getattr(s, "name", None) == x
-                                          and s.kind == "sizeparam")])
-                else:
-                    shape.append(self.eval(x, env))
-            for k, x in enumerate(shape):
-                if x < 0:
-                    self.fault(MachineFault("E_SHAPE", "decl.shape", [(I64, k), (I64, x)], None, (I64, 0)), d.span)
-            if self.kernel is None:
-                self.frame_charge(shape, d.span)
-            if d.init is None:
-                env[d.sym] = ArrayValue.new(t.elem, shape, lambda: zero_value(t.elem))
-                return
-            v = self.eval(d.init, env)
-            for k, (want, got) in enumerate(zip(shape, v.shape)):
-                if want != got:
-                    self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, got)], None, (I64, want)),
-                               d.eq_span or d.span)
-            env[d.sym] = copy_value(v)
-            return
-        if d.init is None:
-            env[d.sym] = zero_value(t)
-            return
-        v = self.eval(d.init, env)
-        if isinstance(t, ArrayType):
-            v = self.copy_checked(t, v, d.eq_span or d.span)
-        else:
-            v = copy_value(v)
-        env[d.sym] = v
-
-    def frame_charge(self, shape, span):
-        """LS-110: charge a local array's element count (whatever its element type) to the frame arena,
-        after its decl.shape check and before its initializer; E_BOUNDS arena.alloc when it does not fit."""
-        n = 1
-        for x in shape:
-            n *= x
-        n = min(n, I64_MAX)
-        if n > self.frame_cap - self.frame_used:
-            self.fault(MachineFault("E_BOUNDS", "arena.alloc",
-                                    [(I64, n), (I64, self.frame_used), (I64, self.frame_cap)], None, None), span)
-        self.frame_used += n
-
-    def copy_checked(self, t, v, span):
-        dims = t.dims
-        for k, (want, got) in enumerate(zip(dims, v.shape)):
-            if isinstance(want, int) and want != got:
-                self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, got)], None, (I64, want)), span)
-        return copy_value(v)
-
-    def s_GlobalDecl(self, s, env):
-        self.s_VarDecl(s.decl, env)
-
-    def render_text(self, text, env) -> bytes:
-        """The UTF-8 bytes of an interpolated text (print, format): its parts in order."""
-        from cint_compiler.semantics import fmt
-        out = []
-        for p in text.parts:
-            if isinstance(p, A.Hole):
-                v = self.eval(p.expr, env)
-                try:
-                    s = fmt.format_value(p.expr.ty, v, p.fspec)
-                except MachineFault as mf:
-                    self.fault(mf, p.expr.span)
-                if p.eq:
-                    out.append((p.source + "=").encode("utf-8"))
-                out.append(s.encode("utf-8"))
-            else:
-                out.append(p.encode("utf-8") if isinstance(p, str) else p)
-        return b"".join(out)
-
-    def s_Print(self, s, env):
-        self.emit(self.render_text(s.text, env))
-
-    def place_ref(self, place, env):
-        """Evaluate a place's subexpressions and checks; return (setter, getter) (IM-98)."""
-        if isinstance(place, A.Paren):
-            return self.place_ref(place.inner, env)
-        if isinstance(place, A.Name):
-            sym = place.ref
-            if sym.kind == "global":
-                return (lambda v: self.globals.__setitem__(sym, v)), (lambda: self.globals[sym])
-            return (lambda v: env.__setitem__(sym, v)), (lambda: env[sym])
-        if isinstance(place, A.Index):
-            if getattr(place, "ckind", None) is not None:
-                return self.mem_place(place, env)
-            if getattr(place, "view", False):
-                view = self.form_view(place, env)
-                return None, (lambda: view)
-            base = self.eval(place.base, env)
-            idx = [self.eval(i, env) for i in place.items]
-            st = self.counted()
-            off = self.index_offset(base, idx, place, st)
-            cells = base.storage.cells
-            return (lambda v: cells.__setitem__(off, v)), (lambda: cells[off])
-        if isinstance(place, A.Member):
-            sv = self.eval(place.base, env)
-            return (lambda v: sv.fields.__setitem__(place.name, v)), (lambda: sv.fields[place.name])
-        raise AssertionError("not a place")
-
-    def s_Assign(self, s, env):
-        if getattr(s, "subword", None) is not None:      # `x.byte[k] = v;` (LS-86, Proposed): cannot fault
-            from cint_compiler.check.features.proposed import subword_store
-            setter, getter = self.place_ref(s.place.subword_x, env)
-            v = self.eval(s.value, env)
-            setter(subword_store(getter(), v, *s.subword))
-            return
-        setter, getter = self.place_ref(s.place, env)
-        if s.op == "=":
-            v = self.eval(s.value, env)
-            t = s.place.ty
-            if isinstance(t, ArrayType):
-                cur = getter()
-                try:
-                    self.copy_elements(cur, v)
-                except MachineFault as mf:
-                    self.fault(mf, s.span)
-                return
-            bf = bitfield_of(s.place)
-            if bf is not None:
-                self.bitfield_check(bf, v, s.span)
-            setter(assign_value(getter(), v))
-            return
-        cur = getter()
-        v = self.eval(s.value, env)
-        op = s.op[:-1]
-        t = s.place.ty
-        st = self.counted()
-        try:
-            if op in SHIFT_OPS:
-                name, form = SHIFT_OPS[op]
-                r = M.shr(t, cur, v, s.value.ty) if name == "shr" else M.shl(form, t, cur, v, s.value.ty)
-            elif op == "&":
-                r = M.bitand(t, cur, v)
-            elif op == "|":
-                r = M.bitor(t, cur, v)
-            elif op == "^":
-                r = M.bitxor(t, cur, v)
-            else:
-                name, form = ARITH_OPS[op]
-                if name == "div":
-                    r = M.div(t, cur, v)
-                elif name == "rem":
-                    r = M.rem(t, cur, v)
-                else:
-                    r = M.arith(name, form, t, cur, v)
-        except MachineFault as mf:
-            self.fault(mf, s.span, st)
-        bf = bitfield_of(s.place)
-        if bf is not None:
-            self.bitfield_check(bf, r, s.span)
-        setter(r)
-
-    def s_IncDec(self, s, env):
-        setter, getter = self.place_ref(s.place, env)
-        cur = getter()
-        st = self.counted()
-        try:
-            r = M.arith("add" if s.op == "++" else "sub", "checked", s.place.ty, cur, 1)
-        except MachineFault as mf:
-            self.fault(mf, s.span, st)
-        bf = bitfield_of(s.place)
-        if bf is not None:
-            self.bitfield_check(bf, r, s.span)
-        setter(r)
-
-    def s_ExprStmt(self, s, env):
-        self.eval(s.expr, env)
-
-    def s_Discard(self, s, env):
-        self.eval(s.value, env)
-
-    def s_If(self, s, env):
-        if self.eval(s.cond, env):
-            self.block(s.then, env)
-        elif s.other is not None:
-            if isinstance(s.other, A.If):
-                self.s_If(s.other, env)
-            else:
-                self.block(s.other, env)
-
-    def _loop_body(self, s, env):
-        """Run a loop body; return 'break' / None; re-raise jumps for other loops."""
-        try:
-            self.block(s.body, env)
-        except _Break as b:
-            if b.label is None or b.label == s.label:
-                return "break"
-            raise
-        except _Continue as c:
-            if c.label is None or c.label == s.label:
-                return None
-            raise
-        return None
-
-    def s_While(self, s, env):
-        while self.eval(s.cond, env):
-            self.charge(1, s.span)
-            if self._loop_body(s, env) == "break":
-                return
-
-    def s_DoWhile(self, s, env):
-        while True:
-            self.charge(1, s.span)
-            if self._loop_body(s, env) == "break":
-                return
-            if not self.eval(s.cond, env):
-                return
-
-    def s_ForC(self, s, env):
-        if s.init is not None:
-            getattr(self, "s_" + type(s.init).__name__)(s.init, env)
-        while self.eval(s.cond, env):
-            self.charge(1, s.span)
-            if self._loop_body(s, env) == "break":
-                return
-            if s.update is not None:
-                getattr(self, "s_" + type(s.update).__name__)(s.update, env)
-
-    def s_ForRange(self, s, env):
-        lo = self.eval(s.lo, env)
-        hi = self.eval(s.hi, env)
-        step = s.step.cval if s.step is not None else 1
-        if step > 0:
-            last = hi if s.inclusive else hi - 1
-            i = lo
-            while i <= last:
-                self.charge(1, s.span)
-                env[s.sym] = i
-                if self._loop_body(s, env) == "break":
-                    return
-                if last - i < step:
-                    return
-                i += step
-        else:
-            last = hi if s.inclusive else hi + 1
-            i = lo
-            while i >= last:
-                self.charge(1, s.span)
-                env[s.sym] = i
-                if self._loop_body(s, env) == "break":
-                    return
-                if i - last < -step:
-                    return
-                i += step
-
-    def s_ForEach(self, s, env):
-        arr = self.eval(s.iterable, env)
-        n = arr.shape[0]
-        lo = arr.lower[0]
-        for k in range(n):
-            self.charge(1, s.span)
-            env[s.isym] = lo + k
-            env[s.xsym] = copy_value(arr.get((k,)))
-            if self._loop_body(s, env) == "break":
-                return
-
-    def s_Break(self, s, env):
-        raise _Break(s.label)
-
-    def s_Continue(self, s, env):
-        raise _Continue(s.label)
-
-    def s_Return(self, s, env):
-        if s.value is None:
-            raise _Return(None)
-        v = self.eval(s.value, env)
-        if getattr(s, "is_error", False):
-            raise _Return(("err", v), True)
-        raise _Return(copy_value(v))
-
-    # -------------------------------------------------------------- switch (LS-177 to LS-184)
-
-    def s_Switch(self, s, env):
-        v = self.eval(s.scrutinee, env)
-        kind = s.key_kind
-        if kind == "int":
-            key = v
-        elif kind == "enum":
-            key = v.value
-        elif kind == "bool":
-            key = bool(v)
-        else:
-            key = (v.set, v.name)
-        k = s.table.get(key)
-        if k is None:
-            if s.ranges:
-                i = bisect.bisect_right(s.range_los, key) - 1
-                if i >= 0 and s.ranges[i][1] >= key:
-                    k = s.ranges[i][2]
-            if k is None:
-                k = s.default_index
-        bodies = s.bodies
-        while True:
-            try:
-                self.block(bodies[k], env)
-                return
-            except _Fallthrough:
-                k += 1
-            except _Break as b:
-                if b.label is None:
-                    return
-                raise
-
-    def s_Fallthrough(self, s, env):
-        raise _Fallthrough()
-
-    # -------------------------------------------------------------- tuples (LS-98 to LS-101)
-
-    def s_Destructure(self, s, env):
-        if s.declare:
-            vals = self.eval(s.value, env)
-            for b, v in zip(s.binds, vals):
-                if b.sym is not None:
-                    env[b.sym] = copy_value(v)
-            return
-        # LS-100: the places are evaluated and checked left to right before the right-hand side
-        refs = [self.place_ref(b.place, env) if b.place is not None else None for b in s.binds]
-        vals = self.eval(s.value, env)
-        for b, ref, v in zip(s.binds, refs, vals):
-            if ref is None:
-                continue
-            setter, getter = ref
-            if isinstance(b.place.ty, ArrayType):
-                cur = getter()
-                if tuple(cur.shape) != tuple(v.shape):
-                    k = next(i for i, (x, y) in enumerate(zip(cur.shape, v.shape)) if x != y)
-                    self.fault(MachineFault("E_SHAPE", "copy.shape", [(I64, k), (I64, v.shape[k])], None,
-                                            (I64, cur.shape[k])), s.span)
-                for i, j in zip(cur.indices(), v.indices()):
-                    cur.set(i, copy_value(v.get(j)))
-            else:
-                bf = bitfield_of(b.place)
-                if bf is not None:
-                    self.bitfield_check(bf, v, s.span)
-                setter(copy_value(v))
-
-    def s_Assert(self, s, env):
-        c = s.cond
-        if isinstance(c, A.Binary) and c.op in CMP_OPS:
-            a = self.eval(c.left, env)
-            b = self.eval(c.right, env)
-            if compare(c.op, c.left.ty, a, b):
-                return
-            ops = []
-            for x, v in ((c.left, a), (c.right, b)):
-                if isinstance(x.ty, (IntType, FixedType)):
-                    ops.append((x.ty, v))
-                elif x.ty == BOOL:
-                    ops.append((BOOL, 1 if v else 0))
-            self.fault(MachineFault("E_ASSERT", "assert.checked.bool", ops), s.span)
-        if not self.eval(c, env):
-            self.fault(MachineFault("E_ASSERT", "assert.checked.bool", []), s.span)
-
-    def s_StaticAssert(self, s, env):
-        pass
-
-    # -------------------------------------------------------------- error unions
-
-    def x_Try(self, e, env):
-        r = self.eval(e.operand, env)
-        if r[0] == "err":
-            raise _ErrorProp(r[1], e.operand.ty.errset)
-        return r[1]
-
-    def x_Catch(self, e, env):
-        r = self.eval(e.operand, env)
-        if r[0] == "ok":
-            return r[1]
-        if e.block is not None:
-            env[e.sym] = r[1]
-            self.block(e.block, env)
-            raise AssertionError("a catch block leaves")
-        return self.eval(e.value, env)
-
-
-def assign_value(cur, v):
-    """The value to store over ``cur``: a copy of ``v``, written into ``cur``'s own storage when both are structs,
-    so that an `inout` reference or a view of one of its array fields sees the store (SPEC-04 LS-107, LS-119)."""
-    if isinstance(cur, StructValue) and cur is v:
-        return cur
-    if isinstance(cur, StructValue) and isinstance(v, StructValue):
-        for name, x in v.fields.items():
-            old = cur.fields.get(name)
-            if isinstance(old, ArrayValue) and isinstance(x, ArrayValue) and tuple(old.shape) == tuple(x.shape):
-                for i in old.indices():
-                    old.set(i, assign_value(old.get(i), x.get(i)))
-            else:
-                cur.fields[name] = assign_value(old, x)
-        return cur
-    return copy_value(v)
-
-
-def _field_storages(sv: StructValue) -> list:
-    """The storage of every array that is part of a struct value, through nested structs and arrays."""
-    out = []
-    for x in sv.fields.values():
-        if isinstance(x, StructValue):
-            out.extend(_field_storages(x))
-        elif isinstance(x, ArrayValue):
-            out.append(x.storage)
-            for e in x.storage.cells:
-                if isinstance(e, StructValue):
-                    out.extend(_field_storages(e))
-    return out
-
-
-def _overlap(a: ArrayValue, b: ArrayValue) -> bool:
-    sa = {a.offset(i) for i in a.indices()}
-    return any(b.offset(i) in sa for i in b.indices())
-
-
-def _iter_space(extents):
-    if any(x == 0 for x in extents):
-        return
-    idx = [0] * len(extents)
-    while True:
-        yield tuple(idx)
-        k = len(extents) - 1
-        while k >= 0:
-            idx[k] += 1
-            if idx[k] < extents[k]:
-                break
-            idx[k] = 0
-            k -= 1
-        if k < 0:
-            return
+                raise MachineFault("E_SHAPE", red.opid(e.elem, e.R), [(I64, 0), (I64, b.shape[0])], None,
+                                   (I64, a.shape[0]))
+            ys = b.elements()
+        xs = arrays[0].elements()
+        self.charge(RED.fuel(len(xs)), e.callee.span)
+        return RED.EVALUATE[name](e.elem, e.R, xs, scalars[0] if scalars else None, ys,
+                                  e.fold_op or "add")
 
 
 class CompileTimeBudgetExceeded(Exception):

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Tuple, Union
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.diagnostics import CompileError, Span
 from cint_compiler.semantics.faults import MachineFault
 from cint_compiler.semantics.types import (
@@ -411,7 +412,7 @@ def _format_int(ty: Type, v: int, fs: FormatSpec, full_width: Optional[int] = No
     kind = fs.kind or "d"
     if kind == "c":
         if not (0 <= v <= 0x10FFFF) or 0xD800 <= v <= 0xDFFF:
-            raise MachineFault("E_NARROW", "format.char." + ty.token, [(ty, v)])
+            raise MachineFault("E_NARROW", O.format_char(ty), [(ty, v)])
         return _pad(chr(v), fs)
     if kind == "t":
         return _pad(balanced_ternary(v), fs)

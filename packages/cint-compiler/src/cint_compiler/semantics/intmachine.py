@@ -18,6 +18,7 @@ import math
 from fractions import Fraction
 from typing import Callable, Optional, Sequence, Tuple, Union
 
+from cint_compiler.semantics import opnames
 from cint_compiler.semantics.faults import MachineFault
 from cint_compiler.semantics.types import (
     I8, I16, I32, I64, I128, I256, I512, I1024, U8, U16, U32, U64, Z,
@@ -78,10 +79,6 @@ def sat(t: Num, v: int) -> int:
 def _bound(t: Num, v: int) -> Tuple[Type, int]:
     """The bound of ``t`` that the out-of-range value ``v`` crosses, as a typed value."""
     return (t, t.max if v > t.max else t.min)
-
-
-def _opid(*parts: str) -> str:
-    return ".".join(parts)
 
 
 def _check_mode(mode: str) -> str:
@@ -178,7 +175,7 @@ def arith(op: str, form: str, t: Num, a: int, b: int) -> int:
         v = a * b
     else:
         raise ValueError("unknown arithmetic operation %r" % (op,))
-    return _form_rule(form, t, v, _opid(op, form, t.token), [(t, a), (t, b)])
+    return _form_rule(form, t, v, opnames.op(op, form, t), [(t, a), (t, b)])
 
 
 def add(form: str, t: Num, a: int, b: int) -> int:
@@ -195,7 +192,7 @@ def mul(form: str, t: Num, a: int, b: int) -> int:
 
 def neg(form: str, t: Num, a: int) -> int:
     """``-a`` (checked), ``0 -% a`` (wrap, never faults), ``0 -| a`` (sat)."""
-    return _form_rule(form, t, -a, _opid("neg", "checked", t.token), [(t, a)])
+    return _form_rule(form, t, -a, opnames.op("neg", "checked", t), [(t, a)])
 
 
 # ---------------------------------------------------------------------------
@@ -225,7 +222,7 @@ def _euclid_divmod(a: int, b: int) -> Tuple[int, int]:
 
 
 def _int_div(name: str, t: IntType, a: int, b: int, split: Callable, want: str):
-    op = _opid(name, "checked", t.token)
+    op = opnames.op(name, "checked", t)
     operands = [(t, a), (t, b)]
     if b == 0:
         raise _div_zero(op, operands)
@@ -277,7 +274,7 @@ def divmod_(t: IntType, a: int, b: int) -> Tuple[int, int]:
 def div_round(t: IntType, a: int, b: int, mode: str) -> int:
     """``div_round(a, b, mode)``: ``a / b`` rounded once by ``mode``, then checked (IM-44)."""
     _check_mode(mode)
-    op = _opid("div_round", "checked", t.token, mode)
+    op = opnames.op("div_round", "checked", t, mode=mode)
     operands = [(t, a), (t, b)]
     if b == 0:
         raise _div_zero(op, operands)
@@ -300,21 +297,21 @@ def shl(form: str, t: IntType, a: int, count: int, count_type: Type = I64) -> in
     """``a << k`` (checked) or ``a <<% k`` (wrap); the count is checked in both forms."""
     if form not in ("checked", "wrap"):
         raise ValueError("shl has no %r form" % (form,))
-    op = _opid("shl", form, t.token)
+    op = opnames.op("shl", form, t)
     _check_count(op, t, a, count, count_type)
     return _form_rule(form, t, a << count, op, [(t, a), (count_type, count)])
 
 
 def shr(t: IntType, a: int, count: int, count_type: Type = I64) -> int:
     """``a >> k``: ``floor(a / 2^k)`` (arithmetic for signed, logical for unsigned)."""
-    _check_count(_opid("shr", "checked", t.token), t, a, count, count_type)
+    _check_count(opnames.op("shr", "checked", t), t, a, count, count_type)
     return a >> count
 
 
 def _rotate(name: str, t: IntType, a: int, k: int, k_type: Type, left: bool) -> int:
     if t.signed:
         raise TypeError("%s is defined on unsigned types only" % name)
-    _check_count(_opid(name, "checked", t.token), t, a, k, k_type)
+    _check_count(opnames.op(name, "checked", t), t, a, k, k_type)
     w = t.bits
     k = k if left else (w - k) % w
     mask = (1 << w) - 1
@@ -370,7 +367,7 @@ def compare(op: str, a: int, b: int) -> bool:
 
 def abs_(t: Num, a: int) -> int:
     """``abs(a)``, checked: ``abs(MIN)`` faults ``E_OVERFLOW`` with exact ``-MIN``."""
-    return _form_rule("checked", t, abs(a), _opid("abs", "checked", t.token), [(t, a)])
+    return _form_rule("checked", t, abs(a), opnames.op("abs", "checked", t), [(t, a)])
 
 
 _UNSIGNED_OF = {8: U8, 16: U16, 32: U32, 64: U64}
@@ -394,7 +391,7 @@ def max2(t: Num, a: int, b: int) -> int:
 def clamp(t: Num, x: int, lo: int, hi: int) -> int:
     """``clamp(x, lo, hi)``; ``lo > hi`` faults ``E_DOMAIN`` (IM-49)."""
     if lo > hi:
-        raise MachineFault(E_DOMAIN, _opid("clamp", "checked", t.token), [(t, x), (t, lo), (t, hi)])
+        raise MachineFault(E_DOMAIN, opnames.op("clamp", "checked", t), [(t, x), (t, lo), (t, hi)])
     return lo if x < lo else hi if x > hi else x
 
 
@@ -422,7 +419,7 @@ def mul_full(t: IntType, a: int, b: int) -> Tuple[IntType, int]:
 def muldiv(result_t: IntType, operand_t: IntType, a: int, b: int, c: int, mode: str) -> int:
     """``muldiv(T, a, b, c, mode)``: ``a * b / c`` rounded once, then checked against ``T``."""
     _check_mode(mode)
-    op = _opid("muldiv", "checked", operand_t.token, result_t.token, mode)
+    op = opnames.op("muldiv", "checked", operand_t, result_t, mode=mode)
     operands = [(operand_t, a), (operand_t, b), (operand_t, c)]
     if c == 0:
         raise _div_zero(op, operands)
@@ -435,14 +432,14 @@ def muldiv(result_t: IntType, operand_t: IntType, a: int, b: int, c: int, mode: 
 def isqrt(t: IntType, x: int) -> int:
     """``isqrt(x)``: ``floor(sqrt(x))``; ``x < 0`` faults ``E_DOMAIN`` (IM-52)."""
     if x < 0:
-        raise MachineFault(E_DOMAIN, _opid("isqrt", "checked", t.token), [(t, x)])
+        raise MachineFault(E_DOMAIN, opnames.op("isqrt", "checked", t), [(t, x)])
     return math.isqrt(x)
 
 
 def isqrt_round(t: IntType, x: int, mode: str) -> int:
     """``isqrt_round(x, mode)``: ``sqrt(x)`` rounded by ``mode``, then range-checked."""
     _check_mode(mode)
-    op = _opid("isqrt_round", "checked", t.token, mode)
+    op = opnames.op("isqrt_round", "checked", t, mode=mode)
     if x < 0:
         raise MachineFault(E_DOMAIN, op, [(t, x)])
     r = _sqrt_round(x, mode)
@@ -459,13 +456,13 @@ def fixed_mul(form: str, t: FixedType, a: int, b: int, mode: str = DEFAULT_MODE)
     """``mul(a, b, mode)``: ``round(A * B / 2^f, mode)``, then the form rule (IM-61)."""
     _check_mode(mode)
     r = round_div(a * b, 1 << t.f, mode)
-    return _form_rule(form, t, r, _opid("mul", form, t.token, mode), [(t, a), (t, b)])
+    return _form_rule(form, t, r, opnames.op("mul", form, t, mode=mode), [(t, a), (t, b)])
 
 
 def fixed_div(form: str, t: FixedType, a: int, b: int, mode: str = DEFAULT_MODE) -> int:
     """``div(a, b, mode)``: ``round(A * 2^f / B, mode)``, then the form rule (IM-65)."""
     _check_mode(mode)
-    op = _opid("div", form, t.token, mode)
+    op = opnames.op("div", form, t, mode=mode)
     operands = [(t, a), (t, b)]
     if b == 0:
         raise _div_zero(op, operands)
@@ -476,7 +473,7 @@ def fixed_div(form: str, t: FixedType, a: int, b: int, mode: str = DEFAULT_MODE)
 def fixed_sqrt(form: str, t: FixedType, a: int, mode: str = DEFAULT_MODE) -> int:
     """``sqrt(a, mode)``: ``isqrt_round(A * 2^f, mode)``, then the form rule (IM-67)."""
     _check_mode(mode)
-    op = _opid("sqrt", form, t.token, mode)
+    op = opnames.op("sqrt", form, t, mode=mode)
     if a < 0:
         raise MachineFault(E_DOMAIN, op, [(t, a)])
     r = _sqrt_round(a << t.f, mode)
@@ -502,7 +499,7 @@ def fixed_from_rational(t: FixedType, q: Fraction, mode: Optional[str] = None) -
         raw = round_div(scaled.numerator, scaled.denominator, _check_mode(mode))
     if not fits(t, raw):
         operands = [(Z, q.numerator)] if q.denominator == 1 else []
-        raise MachineFault(E_NARROW, "unassigned", operands, exact=raw, limit=_bound(t, raw))
+        raise MachineFault(E_NARROW, opnames.UNASSIGNED, operands, exact=raw, limit=_bound(t, raw))
     return raw
 
 
@@ -550,17 +547,13 @@ def convert(form: str, src: Type, dst: Num, v: int, mode: Optional[str] = None,
     if fits(dst, exact):
         return exact
     if literal:
-        op, operands = "unassigned", [(Z, v)]
+        op, operands = opnames.UNASSIGNED, [(Z, v)]
     else:
-        parts = ["as", form, src.token, dst.token] + ([mode] if rounds else [])
-        op, operands = _opid(*parts), [(src, v)]
+        op, operands = opnames.op("as", form, src, dst, mode=mode if rounds else None), [(src, v)]
     raise MachineFault(E_NARROW, op, operands, exact=exact, limit=_bound(dst, exact))
 
 
-def enum_token(enum) -> str:
-    """The type token of an enum in an operation identifier: its name in lowercase, as for an
-    `index.checked.<E>` record of an enum element (our choice; IM-130 lists no enum token)."""
-    return enum.name().lower()
+enum_token = opnames.enum_token
 
 
 def convert_enum(src: Type, enum, v: int, literal: bool = False) -> int:
@@ -571,9 +564,9 @@ def convert_enum(src: Type, enum, v: int, literal: bool = False) -> int:
     if v in enum.members.values():
         return v
     if literal:
-        op, operands = "unassigned", [(Z, v)]
+        op, operands = opnames.UNASSIGNED, [(Z, v)]
     else:
-        op, operands = _opid("as", "checked", src.token, enum_token(enum)), [(src, v)]
+        op, operands = opnames.op("as", "checked", src, enum_token(enum)), [(src, v)]
     raise MachineFault(E_NARROW, op, operands, exact=v, limit=None)
 
 
@@ -631,7 +624,7 @@ def reduce_sum(E: Num, R: Num, xs: Sequence[int]) -> int:
     """``sum(R, xs)``: the exact sum, then one final range check against ``R``."""
     total = sum(xs)
     if not fits(R, total):
-        raise MachineFault(E_OVERFLOW, _opid("sum", "checked", E.token, R.token),
+        raise MachineFault(E_OVERFLOW, opnames.op("sum", "checked", E, R),
                            [(I64, len(xs))], exact=total, limit=_bound(R, total))
     return total
 
@@ -644,7 +637,7 @@ def fold_checked(opname: str, E: Num, init: int, xs: Sequence[int]) -> int:
         step = lambda acc, x: acc * x  # noqa: E731
     else:
         raise ValueError("fold_checked takes add or mul, not %r" % (opname,))
-    op = _opid("fold_checked", opname, E.token)
+    op = opnames.op("fold_checked", opname, E)
     acc = init
     for j, x in enumerate(xs):
         v = step(acc, x)
@@ -668,7 +661,7 @@ def sum_sat(E: Num, xs: Sequence[int]) -> int:
 
 def _reduce_extreme(name: str, E: Num, xs: Sequence[int], pick) -> int:
     if len(xs) == 0:
-        raise MachineFault(E_SHAPE, _opid(name, "checked", E.token), [(I64, 0)])
+        raise MachineFault(E_SHAPE, opnames.op(name, "checked", E), [(I64, 0)])
     return pick(xs)
 
 
@@ -694,7 +687,7 @@ def count(xs: Sequence[bool]) -> int:
 
 def dot(E: IntType, R: IntType, a: Sequence[int], b: Sequence[int]) -> int:
     """``dot(R, a, b)``: exact sum of products, then one final range check (IM-87)."""
-    op = _opid("dot", "checked", E.token, R.token)
+    op = opnames.op("dot", "checked", E, R)
     if len(a) != len(b):
         raise MachineFault(E_SHAPE, op, [(I64, 0), (I64, len(b))], limit=(I64, len(a)))
     total = sum(x * y for x, y in zip(a, b))

@@ -1,8 +1,13 @@
 """The abstract syntax tree of cint-core-1 (SPEC-04P.1 section 18).
 
-The parser builds these nodes; the checker annotates expression nodes in
-place (``ty`` for the static type, ``const`` for a folded constant value,
-and resolution fields named per node) and lowers the checked tree to SIR.
+The parser builds these nodes; the checker annotates them in place: ``ty``,
+the static type of an expression, and the results declared on each class with
+:func:`annotation` (``cval``, a folded constant value; ``ref``, the symbol a
+name resolves to; ``bname``, the built-in row of a call; ...).  An annotation
+is a dataclass field that is not an argument of the constructor, holds its
+default until the checker (or, for a few positions, the parser) writes it, and
+is not part of SIR (sir.py writes the syntax fields only), so the bytes and
+revision identities do not depend on it.
 
 Every node carries ``span``: the canonical position of the construct.
 For an operator it is the operator token, for a call the callee name, for an
@@ -16,6 +21,17 @@ from fractions import Fraction
 from typing import List, Optional, Union
 
 from cint_compiler.diagnostics import Span
+
+
+def annotation(default=None, what: str = ""):
+    """A result written on a node after parsing: declared on the node's class with its default, not a
+    constructor argument, not compared, not in the node's repr, and excluded from SIR (``sir._fields_of``)."""
+    return field(default=default, init=False, repr=False, compare=False, metadata={"annotation": what or True})
+
+
+def is_annotation(f) -> bool:
+    """Whether dataclass field ``f`` of a node is an annotation (not syntax)."""
+    return bool(f.metadata.get("annotation"))
 
 
 @dataclass(eq=False)
@@ -34,6 +50,9 @@ class TypeExpr(Node):
 class TypeName(TypeExpr):
     """``I64``, ``Q16.16``, ``Bool``, ``Str``, ``Round``, ``Body``, ``vec.V3``: dotted parts."""
     parts: List[str]
+    part_spans: object = annotation(what="parser")   # the position of each part of a dotted name
+    type_args: object = annotation(what="parser")    # `Pool(T, N)`, `Handle(T)`, `Arena(T, N)`: T
+    capacity: object = annotation(what="parser")     # N
 
     @property
     def text(self) -> str:
@@ -86,11 +105,12 @@ class Expr(Node):
     # Filled by the checker:
     ty: object = field(default=None, kw_only=True, repr=False)
 
-    # Class-level defaults of the checker's annotations (instances override them):
-    cval = NOTCONST       # the folded value of a constant expression
-    csteps = 0            # counted operations inside a folded expression (SPEC-01 IM-113, IM-114)
-    skip_fold = False     # a constant operand that &&, || or ?: may skip: evaluated at run time (IM-23)
-    lit_error = None      # a pending C2003 of an out-of-range literal
+    # The checker's annotations of every expression:
+    cval: object = annotation(NOTCONST)      # the folded value of a constant expression
+    csteps: int = annotation(0)              # counted operations inside a folded expression (IM-113, IM-114)
+    skip_fold: bool = annotation(False)      # a constant operand that &&, || or ?: may skip: run time (IM-23)
+    lit_error: object = annotation()         # a pending C2003 of an out-of-range literal
+    is_default: bool = annotation(False)     # a default argument or field default filled in (LS-125, decision 28)
 
 
 @dataclass(eq=False)
@@ -100,6 +120,7 @@ class IntLit(Expr):
     text: str = ""
     is_char: bool = False
     negative: bool = False
+    raw: object = annotation()               # the checker: the value in its type's storage (Q: raw units)
 
 
 @dataclass(eq=False)
@@ -109,6 +130,7 @@ class FracLit(Expr):
     text: str = ""
     round: Optional[str] = None
     negative: bool = False
+    raw: object = annotation()               # the checker: the raw storage of its fixed-point type
 
 
 @dataclass(eq=False)
@@ -124,6 +146,7 @@ class Hole(Node):
     eq: bool = False
     conv: Optional[str] = None  # 'bits', 'raw', 'ratio', or 'lanes(U8)' etc.
     spec: Optional[str] = None  # the format spec text after ':'
+    fspec: object = annotation()             # the checker: the parsed format specification (semantics/fmt.py)
 
 
 @dataclass(eq=False)
@@ -135,6 +158,7 @@ class StrLit(Expr):
     """
     parts: List[Union[str, bytes, Hole]]
     is_bytes: bool = False
+    as_view: bool = annotation(False)        # the checker: a byte string read as a U8 view (kernels)
 
     @property
     def has_holes(self) -> bool:
@@ -144,6 +168,7 @@ class StrLit(Expr):
 @dataclass(eq=False)
 class Name(Expr):
     ident: str
+    ref: object = annotation()               # the checker: the Symbol it resolves to
 
 
 @dataclass(eq=False)
@@ -181,6 +206,9 @@ class Convert(Expr):
     operand: "Expr"
     target: TypeExpr
     round: Optional[str] = None
+    src: object = annotation()               # the checker: the operand's type
+    mode: Optional[str] = annotation()       # the rounding mode used (IM-133)
+    literal: bool = annotation(False)        # the operand is a literal's value in Z (IM-184)
 
 
 @dataclass(eq=False)
@@ -195,6 +223,24 @@ class Call(Expr):
     """A call of a function, built-in, kernel dispatch, struct constructor or ``Q16.16.raw``; span is the callee name."""
     callee: "Expr"
     args: List[Arg]
+    # the checker: what the call is, and what its executors need
+    kind: Optional[str] = annotation()       # func, dispatch, builtin, struct, raw, mem
+    argv: object = annotation(())            # one Expr per parameter (defaults filled in), parameter order
+    order: object = annotation()             # the parameter indices in the order the arguments are written
+    info: object = annotation()              # the FuncInfo of a call or dispatch
+    const_call: bool = annotation(False)     # a call inside a constant expression (LS-264)
+    stype: object = annotation()             # the StructType of a constructor
+    bname: Optional[str] = annotation()      # a built-in's row (semantics/builtins.py)
+    T: object = annotation()                 # a built-in's operand type
+    R: object = annotation()                 # a built-in's result type argument (sum, dot, muldiv)
+    elem: object = annotation()              # a reduction's element type
+    mode: Optional[str] = annotation()       # a built-in's rounding mode
+    fold_op: Optional[str] = annotation()    # fold_checked's operation, add or mul
+    dim: Optional[int] = annotation()        # extent, lower, reverse: the constant dimension
+    wbits: Optional[int] = annotation()      # wrap_bits: the constant width
+    mrecv: object = annotation()             # an arena or pool method: the receiver
+    mop: Optional[str] = annotation()        # its operation (alloc, insert, ...)
+    margs: object = annotation()             # its arguments
 
 
 @dataclass(eq=False)
@@ -211,6 +257,10 @@ class Index(Expr):
     """``a[i, j]`` or a slice; span is the ``[``."""
     base: "Expr"
     items: List[Union["Expr", SliceItem]]
+    view: bool = annotation(False)           # the checker: a slice or partial index, a view (LS-65)
+    ckind: Optional[str] = annotation()      # `a[h]` / `p[h]` of an arena or pool (decision 24)
+    subword: object = annotation()           # `x.byte[k]` and friends (LS-85): (shift, width, signed, bits)
+    subword_x: object = annotation()         # its integer operand
 
 
 @dataclass(eq=False)
@@ -218,6 +268,9 @@ class Member(Expr):
     """``x.f``: a field, an enum member ``Mode.burn``, an imported name ``vec.dot3``, ``x.raw``."""
     base: "Expr"
     name: str
+    mkind: Optional[str] = annotation()      # the checker: field, enum, const, qname, raw, ...
+    ref: object = annotation()               # the Symbol of an imported name
+    bitfield: object = annotation()          # (declared type, width) of a bit field (LS-82)
 
 
 @dataclass(eq=False)
@@ -225,6 +278,7 @@ class TypeMember(Expr):
     """``I64.max``, ``Q16.16.epsilon``, ``Q16.16.raw`` (a callee)."""
     type: TypeExpr
     name: str
+    mkind: Optional[str] = annotation()      # the checker: what the member is
 
 
 @dataclass(eq=False)
@@ -255,6 +309,7 @@ class Catch(Expr):
     value: Optional["Expr"] = None
     binding: Optional[str] = None
     block: Optional["Block"] = None
+    sym: object = annotation()               # the checker: the Symbol of the binding
 
 
 # the attributes the checker adds to a node, and `target`, which the walk below does not follow
@@ -312,6 +367,10 @@ class Stmt(Node):
 @dataclass(eq=False)
 class Block(Stmt):
     stmts: List[Stmt]
+    # caches of the executors, computed on first use
+    frame_decls: object = annotation(what="interp")      # the local arrays the block charges to the frame arena
+    has_defer: Optional[bool] = annotation(what="interp")
+    frame_charges: Optional[bool] = annotation(what="cpu-c17")
 
 
 @dataclass(eq=False)
@@ -323,6 +382,9 @@ class VarDecl(Stmt):
     is_const: bool = False
     mode: Optional[str] = None          # 'in' / 'inout' for a view variable
     eq_span: Optional[Span] = None      # the '=' token
+    stmt_span: Optional[Span] = annotation(what="parser")   # the statement's first token
+    resolved: object = annotation()     # the checker: the declared type
+    sym: object = annotation()          # the checker: the Symbol declared
 
 
 @dataclass(eq=False)
@@ -331,6 +393,7 @@ class Bind(Node):
     type: Optional[TypeExpr] = None
     name: Optional[str] = None          # None for '_'
     place: Optional["Expr"] = None
+    sym: object = annotation()          # the checker: the Symbol declared
 
 
 @dataclass(eq=False)
@@ -347,6 +410,7 @@ class Assign(Stmt):
     op: str
     place: "Expr"
     value: "Expr"
+    subword: object = annotation()      # the checker: a store into `x.byte[k]` (LS-86)
 
 
 @dataclass(eq=False)
@@ -414,6 +478,7 @@ class ForRange(Stmt):
     body: Block
     label: Optional[str] = None
     var_span: Optional[Span] = None
+    sym: object = annotation()          # the checker: the loop variable's Symbol
 
 
 @dataclass(eq=False)
@@ -424,6 +489,10 @@ class ForEach(Stmt):
     iterable: "Expr"
     body: Block
     label: Optional[str] = None
+    index_span: Optional[Span] = annotation(what="parser")
+    var_span: Optional[Span] = annotation(what="parser")
+    isym: object = annotation()         # the checker: the index variable's Symbol
+    xsym: object = annotation()         # the element variable's Symbol
 
 
 @dataclass(eq=False)
@@ -439,6 +508,14 @@ class Switch(Stmt):
     cases: List[Case]
     default: Optional[List[Stmt]] = None
     default_span: Optional[Span] = None
+    # the checker: the dispatch table of the cases (check/flow.py)
+    key_kind: Optional[str] = annotation()
+    table: object = annotation()
+    ranges: object = annotation()
+    range_los: object = annotation()
+    bodies: object = annotation()
+    default_index: Optional[int] = annotation()
+    exhaustive: bool = annotation(False)
 
 
 @dataclass(eq=False)
@@ -459,6 +536,7 @@ class Fallthrough(Stmt):
 @dataclass(eq=False)
 class Return(Stmt):
     value: Optional["Expr"] = None
+    is_error: bool = annotation(False)  # the checker: `return .name;` of an error (LS-189)
 
 
 @dataclass(eq=False)
@@ -485,6 +563,14 @@ class Reduce(Stmt):
     """``reduce target = op(args);`` (kernels only)."""
     target: str
     call: Call
+    # the checker (check/features/reduce.py)
+    sym: object = annotation()          # the target's Symbol
+    form: Optional[str] = annotation()  # the reduction kind (semantics/reductions.py)
+    T: object = annotation()            # the target's type
+    elem: object = annotation()         # the contributions' type
+    arg: object = annotation()          # the contribution
+    init: object = annotation()         # fold_checked's constant init
+    callee_span: Optional[Span] = annotation()
 
 
 # ----------------------------------------------------------------------------- declarations
@@ -519,6 +605,7 @@ class FuncDecl(Decl):
     params: List[Param] = field(default_factory=list)
     body: Block = None
     where: Optional["Expr"] = None
+    size_param_spans: object = annotation(what="parser")
 
 
 @dataclass(eq=False)
@@ -534,6 +621,9 @@ class KernelDecl(Decl):
     over: Optional[List[OverVar]] = None
     where: List["Expr"] = field(default_factory=list)
     body: Block = None
+    size_param_spans: object = annotation(what="parser")
+    reduces: object = annotation()          # the checker: its `reduce` statements in source order
+    element_form: bool = annotation(False)  # written in element form (LS-247), rewritten to `over`
 
 
 @dataclass(eq=False)
@@ -588,6 +678,7 @@ class ContainerDecl(Decl):
     kind: str = "arena"                # 'arena' or 'pool'
     elem: TypeExpr = None
     capacity: "Expr" = None
+    type_span: Optional[Span] = annotation(what="parser")
 
 
 @dataclass(eq=False)
@@ -596,6 +687,7 @@ class TestDecl(Decl):
     expect_fault: Optional[str] = None
     expect_fault_span: Optional[Span] = None
     body: Block = None
+    expect_fault_line: Optional[int] = annotation(what="parser")
 
 
 @dataclass(eq=False)
@@ -603,6 +695,10 @@ class ImportDecl(Node):
     path: List[str]
     alias: Optional[str] = None
     selected: Optional[List[str]] = None
+    alias_span: Optional[Span] = annotation(what="parser")
+    name_span: Optional[Span] = annotation(what="parser")
+    selected_spans: object = annotation(what="parser")
+    target: object = annotation(what="driver")      # the imported module's path
 
 
 @dataclass(eq=False)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics.types import ArenaType, ArrayType, HandleType, PoolType, StructType, ErrorUnionType
+from cint_compiler.backend.c17.common import c_str
 
 MEMORY = (ArenaType, PoolType, HandleType)
 
@@ -163,5 +164,4 @@ def layout_heads(em, off):
 
 
 def em_c_str(b):
-    from cint_compiler.backend.c17.emit import c_str
     return c_str(b)

@@ -26,21 +26,23 @@ from __future__ import annotations
 from typing import Dict, List
 
 from cint_abi.symbols import module_symbol, wrapper_symbol
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.backend.c17 import reduce as KRC
 from cint_compiler.backend.c17 import containers as MC
+from cint_compiler.backend.c17 import builtins as CB
 from cint_compiler.backend.c17 import lir as lirc
 from cint_compiler.lower import NotLowered, lower_checked
 
 from cint_compiler.syntax import tree as A
-from cint_compiler.semantics import intmachine as M
 from cint_compiler.syntax.tree import NOTCONST
 from cint_compiler.check.symbols import FuncInfo, bitfield_of, struct_layout, where_compared, where_constraints
-from cint_compiler.diagnostics import CompileError, not_supported_message
+from cint_compiler.diagnostics import CompileError
 from cint_compiler.semantics.types import (BOOL, VOID, ArrayType, BoolType, EnumType, ErrorSetType, ErrorUnionType, IntType, StrType,
                     StructType, TupleType, Type, FixedType, U8, ArenaType, HandleType, PoolType)
 from cint_compiler.semantics.values import EnumValue, ErrorValue
 from cint_compiler.semantics.types import SymExtent
+from cint_compiler.backend.c17.common import CSIZE, CT, Unsupported, c_str, int_lit, refuse, wide  # noqa: F401
 
 
 def _flat_field(ft):
@@ -51,55 +53,6 @@ def _flat_field(ft):
             count *= x
         ft = ft.elem
     return count, ft
-
-
-class Unsupported(CompileError):
-    pass
-
-
-def refuse(span, what):
-    return Unsupported("C9102", span, not_supported_message(what, "cpu-c17"))
-
-
-CT = {(True, 8): "int8_t", (True, 16): "int16_t", (True, 32): "int32_t", (True, 64): "int64_t",
-      (False, 8): "uint8_t", (False, 16): "uint16_t", (False, 32): "uint32_t", (False, 64): "uint64_t"}
-
-
-CSIZE = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8,
-         "uint64_t": 8}
-
-
-def c_str(b: bytes) -> str:
-    out = []
-    for ch in b:
-        if ch in (34, 92):
-            out.append("\\" + chr(ch))
-        elif 32 <= ch < 127 and ch != 63:
-            out.append(chr(ch))
-        else:
-            out.append("\\%03o" % ch)
-    return '"' + "".join(out) + '"'
-
-
-def wide(t) -> bool:
-    """Whether t is one of I128..I1024: a cint_iN structure of uint64_t limbs (runtime-c/include/cint_rt_wide.h)."""
-    return isinstance(t, IntType) and t.bits > 64
-
-
-def int_lit(t: IntType, v: int) -> str:
-    if t.bits > 64:
-        u = v % (1 << t.bits)
-        return "((cint_i%d){{%s}})" % (t.bits, ", ".join("UINT64_C(0x%x)" % ((u >> (64 * k)) & ((1 << 64) - 1))
-                                                          for k in range(t.bits // 64)))
-    if t.signed:
-        if v == t.min and t.bits == 64:
-            return "(-INT64_C(9223372036854775807) - 1)"
-        if t.bits == 64:
-            return "INT64_C(%d)" % v
-        return "((%s)%d)" % (CT[(True, t.bits)], v)
-    if t.bits == 64:
-        return "UINT64_C(%d)" % v
-    return "((%s)%du)" % (CT[(False, t.bits)], v)
 
 
 def _frame_use(node) -> bool:
@@ -331,13 +284,13 @@ class Emitter:
 
     def qmul(self, t, form, mode, a, b, span, lines):
         from cint_compiler.semantics.types import ROUND_MODES
-        op = "mul.%s.%s.%s" % (form, t.token, mode)
+        op = O.op("mul", form, t, mode=mode)
         v = "cintg_qrdiv((cintg_i128)%s * (cintg_i128)%s, (cintg_i128)1 << %d, %d)" % (a, b, t.f, ROUND_MODES.index(mode))
         return self.qfin("CINT_E_OVERFLOW", op, 2, t, a, b, t, form, v, span, lines)
 
     def qdiv(self, t, mode, a, b, span, lines):
         from cint_compiler.semantics.types import ROUND_MODES
-        op = "div.checked.%s.%s" % (t.token, mode)
+        op = O.op("div", "checked", t, mode=mode)
         tag, f = self.qdesc(t)
         lines.append("if (%s == 0) { (void)cintg_qfault(ctx, %s, CINT_E_DIV_ZERO, \"%s\", 2u, %s, %d, (uint64_t)%s, "
                      "(uint64_t)%s, 0, 0, %s, %d, 0u); goto fail; }" % (b, self.at_nostep(span), op, tag, f, a, b, tag, f))
@@ -346,7 +299,7 @@ class Emitter:
 
     def qsqrt(self, t, form, mode, a, span, lines):
         from cint_compiler.semantics.types import ROUND_MODES
-        op = "sqrt.%s.%s.%s" % (form, t.token, mode)
+        op = O.op("sqrt", form, t, mode=mode)
         tag, f = self.qdesc(t)
         lines.append("if (%s < 0) { (void)cintg_qfault(ctx, %s, CINT_E_DOMAIN, \"%s\", 1u, %s, %d, (uint64_t)%s, "
                      "0u, 0, 0, %s, %d, 0u); goto fail; }" % (a, self.at_nostep(span), op, tag, f, a, tag, f))
@@ -1296,8 +1249,8 @@ class Emitter:
         for k in range(len(shape)):
             lines.append("if (%s[%d] < 0) { cint_tvalue ops_[2]; cint_tv_i64(&ops_[0], %d); cint_tv_i64(&ops_[1], %s[%d]); "
                          "cint_tvalue lim_; cint_tv_i64(&lim_, 0); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
-                         "\"decl.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
-                             shp, k, k, shp, k, self.at_nostep(d.span)))
+                         "\"%s\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
+                             shp, k, k, shp, k, O.DECL_SHAPE, self.at_nostep(d.span)))
         if self.fn_kind != "kernel":     # LS-110: the frame arena's charge, before the initializer
             lines.append("if (cint_gen_frame_charge(ctx, %s, %du, %s)) goto fail;" % (self.at_nostep(d.span), t.rank, shp))
         lines.append(self.alloc_array(name, t.elem, t.rank, shp, self.at_nostep(d.span), d.span))
@@ -1425,8 +1378,8 @@ class Emitter:
             cond = "(uint64_t)%s > UINT64_C(%d)" % (x, hi) if w < t.bits else "0"
             lim = "UINT64_C(%d)" % hi
         lines.append("{ const cint_gen_at *bfat_ = %s; if (%s) { cintg_raise(ctx, bfat_, CINT_E_NARROW, "
-                     "\"bitfield.checked.%s\", %s, 1u, (uint64_t)%s, 0u, 1, (cintg_i128)%s, 1, %s); goto fail; } }"
-                     % (self.at(span), cond, t.token, self.tag(t), x, x, lim))
+                     "\"%s\", %s, 1u, (uint64_t)%s, 0u, 1, (cintg_i128)%s, 1, %s); goto fail; } }"
+                     % (self.at(span), cond, O.op("bitfield", "checked", t), self.tag(t), x, x, lim))
         return x
 
     def s_IncDec(self, s, lines):
@@ -1852,8 +1805,8 @@ class Emitter:
             bad = ("(%s < 0 || %s > 0x10FFFF || (%s >= 0xD800 && %s <= 0xDFFF))" % (x, x, x, x) if it.signed else
                    "(%s > 0x10FFFFu || (%s >= 0xD800u && %s <= 0xDFFFu))" % (x, x, x))
             lines.append("if %s { cint_tvalue ops_[1]; cint_tv_int(&ops_[0], %s, (uint64_t)%s); const cint_gen_fault "
-                         "f_ = {CINT_E_NARROW, 1u, 0u, \"format.char.%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, "
-                         "&f_); goto fail; }" % (bad, self.tag(it), x, it.token, self.at_nostep(p.expr.span)))
+                         "f_ = {CINT_E_NARROW, 1u, 0u, \"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, "
+                         "&f_); goto fail; }" % (bad, self.tag(it), x, O.format_char(it), self.at_nostep(p.expr.span)))
         num = isinstance(t, (IntType, FixedType))
         if wide(t):
             self.print_wide(p, t, v, fs, d, lines)
@@ -1936,8 +1889,8 @@ class Emitter:
             if fs.kind == "c":
                 lines.append("    if (%s > 0x10FFFFu || (%s >= 0xD800u && %s <= 0xDFFFu)) { cint_tvalue ops_[1]; "
                              "cint_tv_int(&ops_[0], %s, (uint64_t)%s); const cint_gen_fault f_ = {CINT_E_NARROW, 1u, 0u, "
-                             "\"format.char.%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
-                                 y, y, y, self.tag(lane), y, lane.token, self.at_nostep(p.expr.span)))
+                             "\"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
+                                 y, y, y, self.tag(lane), y, O.format_char(lane), self.at_nostep(p.expr.span)))
             lines.append("    if (cint_fmt_int(ctx, %s, 0, (uint64_t)%s, 0u)) goto fail;" % (de, y))
             lines.append("}")
             lines.append("if (cint_gen_print_bytes(ctx, \"]\", 1u)) goto fail;")
@@ -1947,8 +1900,8 @@ class Emitter:
             bad = "(cint_cmp_%s(%s, %s) < 0 || cint_cmp_%s(%s, %s) > 0 || (%s.l[0] >= 0xD800u && %s.l[0] <= 0xDFFFu))" % (
                 t.token, x, int_lit(t, 0), t.token, x, int_lit(t, 0x10FFFF), x, x)
             lines.append("if %s { cint_tvalue ops_[1]; cint_w_tv(&ops_[0], %s, %s.l); const cint_gen_fault f_ = "
-                         "{CINT_E_NARROW, 1u, 0u, \"format.char.%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); "
-                         "goto fail; }" % (bad, self.tag(t), x, t.token, self.at_nostep(p.expr.span)))
+                         "{CINT_E_NARROW, 1u, 0u, \"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); "
+                         "goto fail; }" % (bad, self.tag(t), x, O.format_char(t), self.at_nostep(p.expr.span)))
         lines.append("if (cint_fmt_wide(ctx, %s, 1, %s.l, %du, 0u)) goto fail;" % (d, x, n))
 
     def s_Assert(self, s, lines):
@@ -1959,18 +1912,19 @@ class Emitter:
             if wide(c.left.ty):
                 lines.append("if (!(cint_cmp_%s(%s, %s) %s 0)) { cint_tvalue ops_[2]; cint_w_tv(&ops_[0], %s, %s.l); "
                              "cint_w_tv(&ops_[1], %s, %s.l); const cint_gen_fault f_ = {CINT_E_ASSERT, 2u, 0u, "
-                             "\"assert.checked.bool\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
+                             "\"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
                                  c.left.ty.token, a, b, c.op, self.tag(c.left.ty), a, self.tag(c.right.ty), b,
-                                 self.at_nostep(s.span)))
+                                 O.ASSERT, self.at_nostep(s.span)))
                 return
             lines.append("if (!(%s %s %s)) { cint_tvalue ops_[2]; cint_tv_int(&ops_[0], %s, (uint64_t)%s); "
                          "cint_tv_int(&ops_[1], %s, (uint64_t)%s); const cint_gen_fault f_ = {CINT_E_ASSERT, 2u, 0u, "
-                         "\"assert.checked.bool\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
-                             a, c.op, b, self.tag(c.left.ty), a, self.tag(c.right.ty), b, self.at_nostep(s.span)))
+                         "\"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (
+                             a, c.op, b, self.tag(c.left.ty), a, self.tag(c.right.ty), b, O.ASSERT,
+                             self.at_nostep(s.span)))
             return
         v = self.expr(c, lines)
-        lines.append("if (!(%s)) { const cint_gen_fault f_ = {CINT_E_ASSERT, 0u, 0u, \"assert.checked.bool\", NULL, "
-                     "NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (v, self.at_nostep(s.span)))
+        lines.append("if (!(%s)) { const cint_gen_fault f_ = {CINT_E_ASSERT, 0u, 0u, \"%s\", NULL, "
+                     "NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; }" % (v, O.ASSERT, self.at_nostep(s.span)))
 
     def s_StaticAssert(self, s, lines):
         pass
@@ -2099,11 +2053,11 @@ class Emitter:
             self.qcheck(e.span)
             a = self.tmp(self.ctype(t), lines, v)
             if e.op == "-%":
-                return self.qfin("CINT_E_OVERFLOW", "neg.checked.%s" % t.token, 1, t, a, "0", t, "wrap",
+                return self.qfin("CINT_E_OVERFLOW", O.op("neg", "checked", t), 1, t, a, "0", t, "wrap",
                                  "-(cintg_i128)%s" % a, e.span, lines)
             if e.op != "-":
                 raise refuse(e.span, "unary `%s` on fixed point" % e.op)
-            return self.qfin("CINT_E_OVERFLOW", "neg.checked.%s" % t.token, 1, t, a, "0", t, "checked",
+            return self.qfin("CINT_E_OVERFLOW", O.op("neg", "checked", t), 1, t, a, "0", t, "checked",
                              "-(cintg_i128)%s" % a, e.span, lines)
         sfx = t.token
         if e.op == "-%":
@@ -2123,7 +2077,7 @@ class Emitter:
             if name == "div":
                 return self.qdiv(t, "half_even", a, b, span, lines)
             v = "(cintg_i128)%s %s (cintg_i128)%s" % (a, "+" if name == "add" else "-", b)
-            return self.qfin("CINT_E_OVERFLOW", "%s.%s.%s" % (name, form, t.token), 2, t, a, b, t, form, v, span,
+            return self.qfin("CINT_E_OVERFLOW", O.op(name, form, t), 2, t, a, b, t, form, v, span,
                              lines)
         if not isinstance(t, IntType):
             raise refuse(span, "arithmetic on %s" % t)
@@ -2220,7 +2174,7 @@ class Emitter:
         if not isinstance(src, IntType) or src.bits > 64:
             raise refuse(e.span, "a conversion from %s to an enum" % src)
         x = self.tmp(self.ctype(src), lines, self.expr(e.operand, lines))
-        op = "as.checked.%s.%s" % (src.token, M.enum_token(dst))
+        op = O.op("as", "checked", src, O.enum_token(dst))
         lines.append("if (!(%s)) { (void)cintg_enum_narrow(ctx, %s, \"%s\", %s, %d, (uint64_t)%s); goto fail; }" % (
             self.enum_check(e, x, src, dst), self.at(e.span), op, self.tag(src), int(src.signed), x))
         if self.fn_kind == "kernel":
@@ -2363,11 +2317,6 @@ class Emitter:
         ct = self.ctype(bt.elem, e.span)
         return "(*(%s *)cint_elem%d(%s, %s))" % (ct, len(idx), arr, ", ".join(idx))
 
-    @staticmethod
-    def elem_token(elem):
-        """The element type's part of an operation identifier, as the interpreter spells it."""
-        return "struct" if isinstance(elem, StructType) else getattr(elem, "token", elem.name().lower())
-
     def view(self, e, lines):
         """A slice or partial index: the base, every index and bound left to right, one counted step, then
         the dimensions checked in order (interp: Evaluator.form_view)."""
@@ -2385,11 +2334,10 @@ class Emitter:
             else:
                 i = self.tmp("int64_t", lines, self.expr(it, lines))
                 items.append("{0, 1, 0, 0, %s, 0, 1}" % i)
-        tok = self.elem_token(bt.elem)
         out = self.tmp("cint_gen_array", lines)
         lines.append("{ const cintg_item it_[%d] = {%s};" % (len(items), ", ".join(items)))
-        lines.append("  if (cintg_view(ctx, %s, \"index.checked.%s\", \"slice.checked.%s\", %s, %du, it_, &%s)) goto fail; }"
-                     % (self.at(e.span), tok, tok, src, len(items), out))
+        lines.append("  if (cintg_view(ctx, %s, \"%s\", \"%s\", %s, %du, it_, &%s)) goto fail; }"
+                     % (self.at(e.span), O.index(bt.elem), O.slice_(bt.elem), src, len(items), out))
         return out
 
     def x_StrLit(self, e, lines):
@@ -2487,8 +2435,8 @@ class Emitter:
                 if sub != inner:
                     lines.append("{ cint_tvalue ops_[2], lim_; cint_tv_i64(&ops_[0], 1); cint_tv_i64(&ops_[1], %d); "
                                  "cint_tv_i64(&lim_, %d); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
-                                 "\"copy.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
-                                 % (sub[0], inner[0], self.at_nostep(y.span)))
+                                 "\"%s\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
+                                 % (sub[0], inner[0], O.COPY_SHAPE, self.at_nostep(y.span)))
                     break
             return (len(x.items),) + inner
 
@@ -2529,8 +2477,8 @@ class Emitter:
                         lines.append("if ((%s).shape[%d] != INT64_C(%d)) { cint_tvalue ops_[2], lim_; "
                                      "cint_tv_i64(&ops_[0], %d); cint_tv_i64(&ops_[1], (%s).shape[%d]); "
                                      "cint_tv_i64(&lim_, %d); const cint_gen_fault f_ = {CINT_E_SHAPE, 2u, 0u, "
-                                     "\"copy.shape\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
-                                     % (v, d, x, d, v, d, x, self.at_nostep(e.span)))
+                                     "\"%s\", ops_, NULL, &lim_}; cint_gen_raise(ctx, %s, &f_); goto fail; }"
+                                     % (v, d, x, d, v, d, x, O.COPY_SHAPE, self.at_nostep(e.span)))
             vals = [self.bitfield_check((ft, w), self.coerce(v, a.ty, ft), e.span, lines) if w is not None else v
                     for (fname, ft, w), v, a in zip(t.fields, vals, e.argv)]
             for (fname, ft, _), v in zip(t.fields, vals):
@@ -2630,8 +2578,8 @@ class Emitter:
         lines.append("{ const int64_t wz_[%d] = {%s}; int64_t wo_[3] = {0, 0, 0}; int wn_ = %s(wz_, wo_); "
                      "if (wn_ > 0) { cint_tvalue ops_[3]; for (int k_ = 0; k_ < wn_ && k_ < 3; k_++) "
                      "cint_tv_i64(&ops_[k_], wo_[k_]); const cint_gen_fault f_ = {CINT_E_SHAPE, (uint16_t)wn_, 0u, "
-                     "\"bind.where\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; } }"
-                     % (max(len(zs), 1), ", ".join(zs) or "0", self.where_fn(info), at))
+                     "\"%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); goto fail; } }"
+                     % (max(len(zs), 1), ", ".join(zs) or "0", self.where_fn(info), O.BIND_WHERE, at))
 
     def where_fn(self, info):
         """The C function W_<callee>(S, o) of a `where` clause (cint_gen_where_fn; interp: check_where), emitted
@@ -2809,369 +2757,8 @@ class Emitter:
         return out
 
     def builtin(self, e, lines):
-        name = e.bname
-        MC.recheck_builtin_args(self, e, lines)
-        if name == "len":
-            a = e.argv[0]
-            v = self.expr(a, lines)
-            return "(%s).shape[0]" % v
-        if name in ("extent", "lower", "size"):
-            v = self.tmp("cint_gen_array", lines, self.expr(e.argv[0], lines))
-            if name == "size":
-                return "cintg_size(&%s)" % v
-            self.expr(e.argv[1], lines)
-            return "%s.%s[%d]" % (v, "shape" if name == "extent" else "lower", e.dim)
-        if name in ("copy", "fill", "equal", "transpose", "reverse"):
-            return self.array_builtin(e, name, lines)
-        if name == "wrap_bits":      # LS-83 (Proposed), decision 30
-            from cint_compiler.backend.c17 import proposed as proposed_c
-            return proposed_c.wrap_bits(self, e, lines)
-        if name in ("format", "utf8", "swap"):
-            from cint_compiler.backend.c17 import textops as textops_c
-            return textops_c.emit(self, e, lines)
-        if name in ("min_init", "max_init", "reduce_min", "reduce_max") and isinstance(e.elem, IntType) \
-                and e.elem.bits <= 64:
-            return self.extreme(e, name, lines)
-        if name in ("sum_wrap", "sum_sat", "count", "fold_checked", "dot", "min_init", "max_init", "reduce_min",
-                    "reduce_max"):
-            return self.reduction(e, name, lines)
-        if name == "sum":
-            xs = e.argv[-1]
-            if wide(e.elem) or wide(e.R):
-                v = self.expr(xs, lines)
-                out, rl = self.wout(e.R, lines)
-                if self.fn_kind == "kernel":
-                    # as below: the counted step positions an overflow, the fuel charge the next ordinal
-                    k = self.site(e.callee.span)
-                    lines.append("step++;")
-                    lines.append("if (cint_w_sum_at(ctx, &(cint_gen_at){{%du, %du}, wi, step}, &(cint_gen_at){{%du, "
-                                 "%du}, wi, step - 1}, &(%s), %s, %s)) goto fail;" % (
-                                     self.cur_mod, k, self.cur_mod, k, v, self.tag(e.R), rl))
-                    return out
-                lines.append("if (cint_w_sum(ctx, %s, &(%s), %s, %s)) goto fail;" % (
-                    self.at_nostep(e.callee.span), v, self.tag(e.R), rl))
-                return out
-            v = self.expr(xs, lines)
-            r = self.tmp(self.ctype(e.R), lines)
-            if self.fn_kind == "kernel":
-                # one counted step (its ordinal positions an overflow), the fuel charge at the next ordinal
-                k = self.site(e.callee.span)
-                lines.append("step++;")
-                lines.append("if (cint_gen_sum_at(ctx, &(cint_gen_at){{%du, %du}, wi, step}, &(cint_gen_at){{%du, %du}, "
-                             "wi, step - 1}, &(%s), %s, &%s)) goto fail;" % (self.cur_mod, k, self.cur_mod, k, v,
-                                                                            self.tag(e.R), r))
-                return r
-            lines.append("if (cint_gen_sum(ctx, %s, &(%s), %s, &%s)) goto fail;" % (self.at_nostep(e.callee.span),
-                                                                                    v, self.tag(e.R), r))
-            return r
-        T = getattr(e, "T", None)
-        if isinstance(T, FixedType) and name in ("mul", "mul_wrap", "mul_sat", "div", "sqrt", "sqrt_wrap", "sqrt_sat"):
-            self.qcheck(e.span)
-            n = 1 if name.startswith("sqrt") else 2
-            vals = [self.tmp(self.ctype(T), lines, self.expr(x, lines)) for x in e.argv[:n]]
-            form = {"": "checked", "_wrap": "wrap", "_sat": "sat"}[name[len(name.split("_")[0]):]]
-            if name.startswith("sqrt"):
-                return self.qsqrt(T, form, e.mode, vals[0], e.callee.span, lines)
-            if name == "div":
-                return self.qdiv(T, e.mode, vals[0], vals[1], e.callee.span, lines)
-            return self.qmul(T, form, e.mode, vals[0], vals[1], e.callee.span, lines)
-        if name in ("add_result", "sub_result", "mul_result", "div_result", "rem_result", "shl_result") and \
-                isinstance(T, IntType):
-            return self.result_builtin(e, name, T, lines)
-        if isinstance(T, IntType) and (wide(T) or wide(getattr(e, "R", None)) or (name == "mul_full" and T.bits == 64)):
-            r = self.wide_builtin(e, name, T, lines)
-            if r is not None:
-                return r
-        if name in ("abs", "div_trunc", "rem_trunc", "div_euclid", "rem_euclid") and isinstance(T, IntType) \
-                and T.bits <= 64:
-            vals = [self.tmp(self.ctype(T), lines, self.expr(x, lines)) for x in e.argv]
-            r = self.tmp(self.ctype(T), lines)
-            lines.append("if (cintg_%s_%s(ctx, %s, %s, &%s)) goto fail;" % (name, T.token, self.at(e.callee.span),
-                                                                         ", ".join(vals), r))
-            return r
-        if name == "divmod" and isinstance(T, IntType) and T.bits <= 64:
-            a, b = [self.tmp(self.ctype(T), lines, self.expr(x, lines)) for x in e.argv]
-            r = self.tmp(self.ctype(e.ty, e.span), lines)
-            lines.append("if (cintg_divcheck_%s(ctx, %s, \"divmod.checked.%s\", %s, %s, 1)) goto fail;" % (
-                T.token, self.at(e.callee.span), T.token, a, b))
-            lines.append("%s.f0 = (%s)(%s / %s); %s.f1 = (%s)(%s %% %s);" % (r, self.ctype(T), a, b, r, self.ctype(T),
-                                                                          a, b))
-            if T.signed:
-                lines.append("if (%s.f1 != 0 && ((%s.f1 < 0) != (%s < 0))) { %s.f0 = (%s)(%s.f0 - 1); "
-                             "%s.f1 = (%s)(%s.f1 + %s); }" % (r, r, b, r, self.ctype(T), r, r, self.ctype(T), r, b))
-            return r
-        if name in ("min", "max") and isinstance(T, IntType) and T.bits <= 64:
-            a, b = [self.tmp(self.ctype(T), lines, self.expr(x, lines)) for x in e.argv]
-            if self.fn_kind == "kernel":
-                lines.append("step++;")
-            return "((%s %s %s) ? %s : %s)" % (a, "<" if name == "min" else ">", b, a, b)
-        if isinstance(T, IntType) and T.bits <= 64:
-            r = self.named_op(e, name, T, lines)
-            if r is not None:
-                return r
-        raise refuse(e.span, "the built-in `%s`" % name)
-
-    def result_builtin(self, e, name, T, lines):
-        """add_result .. shl_result (LS-96) on every integer type T: ArithError!T, one counted step, never a
-        fault; the error is the ArithError value of the fault the checked operation would raise (SPEC-01P.1
-        IM-188: overflow, div_zero, shift; interp: Evaluator.builtin, intmachine._result), computed exactly by
-        cint_w_result (cint_rt_wide.h)."""
-        ut = e.ty
-        a = self.tmp(self.ctype(T), lines, self.expr(e.argv[0], lines))
-        bt = e.argv[1].ty if name == "shl_result" else T
-        if not isinstance(bt, IntType):
-            raise refuse(e.span, "the built-in `%s` with a count of type %s" % (name, bt))
-        b = self.tmp(self.ctype(bt), lines, self.expr(e.argv[1], lines))
-        if self.fn_kind == "kernel":
-            lines.append("step++;")
-        u = self.tmp(self.ctype(ut, e.span), lines)
-        val, rl = self.wout(T, lines)
-        op = {"add_result": "ADD", "sub_result": "SUB", "mul_result": "MUL", "div_result": "DIV",
-              "rem_result": "REM", "shl_result": "SHL"}[name]
-        tags = {code: ut.errset.tag_of(("ArithError", err)) for code, err in (
-            ("OVERFLOW", "overflow"), ("DIV_ZERO", "div_zero"), ("SHIFT", "shift"))}
-        k = "k%d" % (self.tmpn + 1)
-        self.tmpn += 1
-        lines.append("{ int %s = cint_w_result(CINT_OP_%s, %s, %s, %s, %s, %s); if (%s == 0) %s.value = %s; else %s.tag = "
-                     "%s == CINT_W_ERR_DIV_ZERO ? %d : %s == CINT_W_ERR_SHIFT ? %d : %d; }" % (
-                         k, op, self.tag(T), self.limbs(T, a), self.tag(bt), self.limbs(bt, b), rl, k, u, val, u,
-                         k, tags["DIV_ZERO"], k, tags["SHIFT"], tags["OVERFLOW"]))
-        return u
-
-    def extreme(self, e, name, lines):
-        """min(xs), max(xs), min(init, xs), max(init, xs) (SPEC-01 IM-77) over I8..U64: the arguments in
-        order, one counted step, the charge ceil(n / 64) at the next ordinal (IM-139), then E_SHAPE for an
-        empty xs without init at the call's own ordinal (interp: Context.reduction)."""
-        et = e.elem
-        ct = self.ctype(et, e.span)
-        init = None
-        if name.endswith("_init"):
-            init = self.tmp(ct, lines, self.coerce(self.expr(e.argv[0], lines), e.argv[0].ty, et))
-        xs = self.tmp("cint_gen_array", lines, self.expr(e.argv[-1], lines))
-        k = self.site(e.callee.span)
-        if self.fn_kind == "kernel":
-            lines.append("step++;")
-            at_st = "(at.pos.index = %du, at.step = step - 1, &at)" % k
-        else:
-            at_st = self.at_nostep(e.callee.span)
-        r = self.tmp(ct, lines, init or "0")
-        lines.append("if (cint_gen_charge(ctx, %s, (cintg_size(&%s) + 63) / 64)) goto fail;" % (
-            self.at_nostep(e.callee.span), xs))
-        if init is None:
-            lines.append("if (cintg_empty(&%s)) { cint_tvalue ops_[1]; cint_tv_i64(&ops_[0], 0); const cint_gen_fault "
-                         "f_ = {CINT_E_SHAPE, 1u, 0u, \"%s.checked.%s\", ops_, NULL, NULL}; cint_gen_raise(ctx, %s, &f_); "
-                         "goto fail; }" % (xs, name, et.token, at_st))
-            lines.append("%s = *(const %s *)%s.data;" % (r, ct, xs))
-        op = "<" if name.startswith(("min", "reduce_min")) else ">"
-        lines.append("if (!cintg_empty(&%s)) { int64_t ix_[4] = {0, 0, 0, 0}; do { %s x_ = *(const %s *)cintg_at(&%s, ix_); "
-                     "if (x_ %s %s) %s = x_; } while (cintg_next(&%s, ix_)); }" % (xs, ct, ct, xs, op, r, r, xs))
-        return r
-
-    def reduction(self, e, name, lines):
-        """sum_wrap, sum_sat, count, fold_checked, dot, and min/max over I128..I1024 (SPEC-01 IM-77 to IM-87) by
-        the runtime's cint_w_* reductions: the arguments in order, one counted step, the charge ceil(n / 64) at
-        the next ordinal, a fault of the reduction at the counted step (interp: Context.reduction)."""
-        et = e.elem
-        init = None
-        if name in ("fold_checked", "min_init", "max_init"):
-            x = e.argv[1] if name == "fold_checked" else e.argv[0]
-            init = self.tmp(self.ctype(et, e.span), lines, self.coerce(self.expr(x, lines), x.ty, et))
-        arrs = e.argv[1:] if name == "dot" else e.argv[-1:]
-        xs = [self.tmp("cint_gen_array", lines, self.expr(a, lines)) for a in arrs]
-        k = self.site(e.callee.span)
-        if self.fn_kind == "kernel":
-            lines.append("step++;")
-            cat = "&(cint_gen_at){{%du, %du}, wi, step}" % (self.cur_mod, k)
-            at = "&(cint_gen_at){{%du, %du}, wi, step - 1}" % (self.cur_mod, k)
-        else:
-            cat = at = self.tmp("const cint_gen_at *", lines, self.at_nostep(e.callee.span))
-        if name == "count":
-            r = self.tmp("int64_t", lines, "0")
-            lines.append("if (cint_w_count(ctx, %s, &%s, &%s)) goto fail;" % (cat, xs[0], r))
-            return r
-        out, rl = self.wout(e.R if name == "dot" else et, lines)
-        if name in ("sum_wrap", "sum_sat"):
-            call = "cint_w_sum_form(ctx, %s, &%s, %d, %s)" % (cat, xs[0], name == "sum_sat", rl)
-        elif name == "fold_checked":
-            call = "cint_w_fold(ctx, %s, %s, &%s, %d, %s, %s)" % (cat, at, xs[0], e.fold_op == "mul",
-                                                                 self.limbs(et, init), rl)
-        elif name == "dot":
-            call = "cint_w_dot(ctx, %s, %s, &%s, &%s, %s, %s)" % (cat, at, xs[0], xs[1], self.tag(e.R), rl)
-        else:
-            call = "cint_w_extreme(ctx, %s, %s, &%s, %d, %s, %s)" % (
-                cat, at, xs[0], "max" in name, self.limbs(et, init) if init else "NULL", rl)
-        lines.append("if (%s) goto fail;" % call)
-        return out
-
-    def wide_builtin(self, e, name, T, lines):
-        """The named operations where I128..I1024 take part (cint_rt_wide.h), with the records of intmachine.py;
-        None for one this backend does not implement on them."""
-        from cint_compiler.semantics.types import ROUND_MODES
-        at = self.at(e.callee.span)
-        tg = self.tag(T)
-
-        def vals(xs):
-            return [self.tmp(self.ctype(x.ty), lines, self.expr(x, lines)) for x in xs]
-
-        def L(x):
-            return self.limbs(T, x)
-        kinds = {"div_trunc": "CINT_W_DIV_TRUNC", "rem_trunc": "CINT_W_REM_TRUNC", "div_euclid": "CINT_W_DIV_EUCLID",
-                 "rem_euclid": "CINT_W_REM_EUCLID"}
-        if name in ("min", "max"):
-            a, b = vals(e.argv)
-            if self.fn_kind == "kernel":
-                lines.append("step++;")     # every named operation counts one step (interp: Evaluator.builtin)
-            return "((cint_cmp_%s(%s, %s) %s 0) ? %s : %s)" % (T.token, a, b, "<=" if name == "min" else ">=", a, b)
-        if name == "abs":
-            (a,) = vals(e.argv)
-            out, rl = self.wout(T, lines)
-            lines.append("if (cint_w_abs(ctx, %s, %s, %s, %s)) goto fail;" % (at, tg, L(a), rl))
-            return out
-        if name in kinds:
-            a, b = vals(e.argv)
-            out, rl = self.wout(T, lines)
-            lines.append("if (cint_w_divide(ctx, %s, \"%s.checked.%s\", %s, %s, %s, %s, %s)) goto fail;" % (
-                at, name, T.token, kinds[name], tg, L(a), L(b), rl))
-            return out
-        if name == "clamp":
-            x, lo, hi = vals(e.argv)
-            out, rl = self.wout(T, lines)
-            lines.append("if (cint_w_clamp(ctx, %s, %s, %s, %s, %s, %s)) goto fail;" % (at, tg, L(x), L(lo), L(hi), rl))
-            return out
-        if name == "mul_full":
-            a, b = vals(e.argv)
-            out, rl = self.wout(e.ty, lines)
-            if self.fn_kind == "kernel":
-                lines.append("step++;")
-            lines.append("cint_w_mul_full(%s, %s, %s, %s, %s);" % (tg, L(a), L(b), self.tag(e.ty), rl))
-            return out
-        if name in ("isqrt", "isqrt_round"):
-            (x,) = vals(e.argv[:1])
-            mode = ROUND_MODES.index(e.mode) if name == "isqrt_round" else -1
-            op = "isqrt.checked.%s" % T.token if name == "isqrt" else "isqrt_round.checked.%s.%s" % (T.token, e.mode)
-            out, rl = self.wout(T, lines)
-            lines.append("if (cint_w_isqrt(ctx, %s, \"%s\", %s, %s, %d, %s)) goto fail;" % (at, op, tg, L(x), mode, rl))
-            return out
-        if name in ("div_round", "muldiv"):
-            if name == "muldiv":
-                R = e.R
-                if not isinstance(R, IntType):
-                    return None
-                a, b, c = vals(e.argv[1:4])
-                op = "muldiv.checked.%s.%s.%s" % (T.token, R.token, e.mode)
-                n = 3
-            else:
-                R = T
-                a, b = vals(e.argv[:2])
-                c = a
-                op = "div_round.checked.%s.%s" % (T.token, e.mode)
-                n = 2
-            out, rl = self.wout(R, lines)
-            lines.append("if (cint_w_rounddiv(ctx, %s, \"%s\", %s, %du, %s, %s, %s, %s, %d, %s)) goto fail;" % (
-                at, op, tg, n, L(a), L(b), L(c), self.tag(R), ROUND_MODES.index(e.mode), rl))
-            return out
-        return None
-
-    def named_op(self, e, name, T, lines):
-        """clamp, uabs, mul_full, isqrt, isqrt_round, div_round, muldiv, rotl and rotr on I8..U64 with the
-        records of intmachine.py; each counts one step (interp: Evaluator.builtin)."""
-        from cint_compiler.semantics.types import ROUND_MODES
-        self.ctype(T)
-        sg = 1 if T.signed else 0
-
-        def vals(xs):
-            return [self.tmp(self.ctype(x.ty), lines, self.expr(x, lines)) for x in xs]
-
-        def bits(v):
-            return "(uint64_t)%s" % v
-
-        def step():
-            if self.fn_kind == "kernel":
-                lines.append("step++;")
-        if name == "clamp":
-            x, lo, hi = vals(e.argv)
-            op = "clamp.checked.%s" % T.token
-            lines.append("if (%s > %s) { (void)cintg_clamp_fault(ctx, %s, \"%s\", %s, %s, %s, %s); goto fail; }" % (
-                lo, hi, self.at(e.callee.span), op, self.tag(T), bits(x), bits(lo), bits(hi)))
-            if self.fn_kind == "kernel":
-                lines.append("else step++;")
-            return "((%s < %s) ? %s : (%s > %s) ? %s : %s)" % (x, lo, lo, x, hi, hi, x)
-        if name == "uabs":
-            (a,) = vals(e.argv)
-            step()
-            ut = CT[(False, T.bits)]
-            return "((%s)(cint_is_neg((int64_t)%s) ? (uint64_t)0 - (uint64_t)%s : (uint64_t)%s))" % (ut, a, a, a)
-        if name == "mul_full":
-            if T.bits > 32:
-                return None
-            a, b = vals(e.argv)
-            step()
-            wt = CT[(T.signed, T.bits * 2)]
-            return "((%s)((%s)%s * (%s)%s))" % (wt, wt, a, wt, b)
-        r = self.tmp("uint64_t", lines, "0")
-        if name in ("isqrt", "isqrt_round"):
-            (x,) = vals(e.argv[:1])
-            mode = ROUND_MODES.index(e.mode) if name == "isqrt_round" else -1
-            op = "isqrt.checked.%s" % T.token if name == "isqrt" else "isqrt_round.checked.%s.%s" % (T.token, e.mode)
-            lines.append("if (cintg_isqrt(ctx, %s, \"%s\", %s, %d, %du, %s, %d, &%s)) goto fail;" % (
-                self.at(e.callee.span), op, self.tag(T), sg, T.bits, bits(x), mode, r))
-            return "cintg_wrap_%s(%s)" % (T.token, r)
-        if name in ("div_round", "muldiv"):
-            if name == "muldiv":
-                R = e.R
-                if not isinstance(R, IntType) or R.bits > 64:
-                    return None
-                a, b, c = vals(e.argv[1:4])
-                op = "muldiv.checked.%s.%s.%s" % (T.token, R.token, e.mode)
-                n = 3
-            else:
-                R = T
-                a, b = vals(e.argv[:2])
-                c = "0"
-                op = "div_round.checked.%s.%s" % (T.token, e.mode)
-                n = 2
-            lines.append("if (cintg_rounddiv(ctx, %s, \"%s\", %s, %d, %du, %s, %s, %s, %s, %d, %du, %d, &%s)) goto fail;"
-                         % (self.at(e.callee.span), op, self.tag(T), sg, n, bits(a), bits(b), "(uint64_t)" + c,
-                            self.tag(R), 1 if R.signed else 0, R.bits, ROUND_MODES.index(e.mode), r))
-            return "cintg_wrap_%s(%s)" % (R.token, r)
-        if name in ("rotl", "rotr"):
-            a, k = vals(e.argv[:2])
-            kt = e.argv[1].ty
-            if not isinstance(kt, IntType) or kt.bits > 64:
-                return None
-            lines.append("if (cintg_rotate(ctx, %s, \"%s.checked.%s\", %s, %du, %s, %s, %s, %d, &%s)) goto fail;" % (
-                self.at(e.callee.span), name, T.token, self.tag(T), T.bits, bits(a), self.tag(kt), bits(k),
-                1 if name == "rotl" else 0, r))
-            return "cintg_wrap_%s(%s)" % (T.token, r)
-        return None
-
-    def array_builtin(self, e, name, lines):
-        """copy, fill, equal, transpose and reverse (SPEC-04 LS-70, LS-145): the arguments in order, one
-        counted step, a fault at the callee name (interp: Evaluator.array_builtin)."""
-        vals = []
-        for a in e.argv:
-            if isinstance(a.ty, (ArrayType, StructType)):
-                vals.append(self.expr(a, lines))
-            else:
-                vals.append(self.tmp(self.ctype(a.ty, a.span), lines, self.expr(a, lines)))
-        t = e.argv[0].ty
-        if name == "copy":
-            lines.append("if (cintg_copy(ctx, %s, &(%s), &(%s), sizeof(%s))) goto fail;" % (
-                self.at(e.callee.span), vals[0], vals[1], self.ctype(t.elem, e.span)))
-            return "0"
-        if self.fn_kind == "kernel":
-            lines.append("step++;")
-        if name == "transpose":
-            return self.tmp("cint_gen_array", lines, "cintg_transpose(&(%s))" % vals[0])
-        if name == "reverse":
-            return self.tmp("cint_gen_array", lines, "cintg_reverse(&(%s), %du)" % (vals[0], e.dim))
-        if name == "fill":
-            v = self.tmp(self.ctype(t.elem, e.span), lines, vals[1])
-            lines.append("cintg_fill(&(%s), &%s);" % (vals[0], v))
-            return "0"
-        if isinstance(t.elem, StructType):
-            raise refuse(e.span, "`equal` on arrays of structs")
-        return self.tmp("uint8_t", lines, "(uint8_t)cintg_equal(&(%s), &(%s))" % (vals[0], vals[1]))
+        """A built-in call: its row's handler (backend/c17/builtins.py)."""
+        return CB.call(self, e, lines)
 
     def x_Catch(self, e, lines):
         u = self.tmp(self.ctype(e.operand.ty, e.span), lines, self.expr(e.operand, lines))

@@ -10,9 +10,12 @@ into the scalar `out` arguments.  Targets and contributions of I8..U64 only (wid
 runtime-c/include/cint_rt_prelude.h and src/prelude.c, which every translation unit includes (docs/runtime.md)."""
 from __future__ import annotations
 
+from cint_compiler.semantics.reductions import REDUCTIONS, STATEMENT_KINDS
 from cint_compiler.semantics.types import ArrayType, IntType
+from cint_compiler.backend.c17.common import int_lit, refuse
 
-KINDS = {"sum": 0, "fold_checked": 1, "sum_wrap": 2, "sum_sat": 3, "min": 4, "max": 5, "count": 6}
+# the kind numbers of cintg_reduce_add and cintg_reduce_end below: the rows of semantics/reductions.py
+KINDS = {k: REDUCTIONS[k].statement for k in STATEMENT_KINDS}
 
 
 def _narrow(t):
@@ -30,24 +33,19 @@ def has_scalar_out(info) -> bool:
 
 
 def _range(em, t):
-    from cint_compiler.backend.c17.emit import int_lit
     return "(cintg_i128)%s" % int_lit(t, t.min), "(cintg_i128)%s" % int_lit(t, t.max)
 
 
 def _opname(s):
-    t = s.T.token
-    if s.form == "sum":
-        return "sum.checked.%s.%s" % (s.elem.token, t)
-    if s.form == "fold_checked":
-        return "fold_checked.add.%s" % t
-    if s.form in ("min", "max"):
-        return "reduce_%s.checked.%s" % (s.form, t)
+    """The identifier the runtime writes for a fault of reduction s (the kinds that cannot fault pass their
+    kind, which it never writes)."""
+    if s.form in ("sum", "fold_checked", "min", "max"):
+        return REDUCTIONS[s.form].opid(s.elem, s.T) if s.form == "sum" else REDUCTIONS[s.form].opid(s.T)
     return s.form
 
 
 def s_reduce(em, s, lines):
     """The work-item's contribution: its operand, then one step (the statement's) for `cintg_reduce_add`."""
-    from cint_compiler.backend.c17.emit import refuse
     if not (_narrow(s.T) and (s.form == "count" or _narrow(s.elem))):
         raise refuse(s.span, "a `reduce` of a type wider than 64 bits")
     x = em.tmp(em.ctype(s.arg.ty, s.arg.span), lines, em.expr(s.arg, lines))
@@ -69,7 +67,6 @@ def dispatch_accumulators(em, e, name, lines):
 
 
 def _range_lit(t, v):
-    from cint_compiler.backend.c17.emit import int_lit
     return int_lit(t, v)
 
 

@@ -77,7 +77,6 @@ class ContainerChecks:
     def declare_containers(self, items):
         """Pass 2: every ``Arena(T, N) x;`` / ``Pool(T, N) x;`` of the module, numbered per kind in declaration
         order; the capacity is a constant I64 (C6004) that is not negative (C6006), both at the expression."""
-        self.containers = getattr(self, "containers", [])
         counts = {"arena": 0, "pool": 0}
         for it in items:
             if not isinstance(it, A.ContainerDecl):
@@ -127,10 +126,10 @@ class ContainerChecks:
     def container_type(self, te):
         """``Arena(T)``, ``Pool(T)``, ``Handle(T[])``, ``Handle(T)`` (resolve_type)."""
         text = te.text
-        args = getattr(te, "type_args", None)
+        args = te.type_args
         if not args:
             raise _err("C2001", te.span, "`%s` takes an element type: `%s(T)`" % (text, text))
-        if getattr(te, "capacity", None) is not None:
+        if te.capacity is not None:
             raise _err("C4012", te.span, "`%s(T, N)` declares a module-level %s; a type is written `%s(T)`"
                        % (text, text.lower(), text))
         if self.fn is not None and self.fn.kind == "kernel":
@@ -171,7 +170,7 @@ class ContainerChecks:
     def _receiver_sym(self, b):
         while isinstance(b, A.Paren):
             b = b.inner
-        return b.ref if isinstance(b, A.Name) and getattr(b, "ref", None) is not None else None
+        return b.ref if isinstance(b, A.Name) and b.ref is not None else None
 
     def container_call(self, e: A.Call, rt):
         c = e.callee
@@ -264,7 +263,7 @@ def first_memory_construct(modules):
         for n in A.descendants(m):
             sp = None
             if isinstance(n, A.ContainerDecl):
-                sp = getattr(n, "type_span", None) or n.span
+                sp = n.type_span or n.span
             elif isinstance(n, A.TypeName) and n.text in ("Arena", "Pool", "Handle"):
                 sp = n.span
             if sp is not None and (best is None or (sp.line, sp.column) < (best.line, best.column)):

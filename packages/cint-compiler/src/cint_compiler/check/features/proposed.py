@@ -164,7 +164,7 @@ def fill_defaults(t, out, order):
     for i, v in enumerate(out):
         if v is None and i < len(decl.fields):
             dflt = decl.fields[i].default
-            if dflt is not None and getattr(dflt, "is_default", False):
+            if dflt is not None and dflt.is_default:
                 out[i] = dflt
                 order.append(i)
 
@@ -271,7 +271,7 @@ def subword(ck, e, write=False):
         ck.place(x)
         if ck.fn is not None and ck.fn.kind == "kernel":
             raise _unsupported(A.first_span(e), "assigning to a sub-word in a kernel")
-        if getattr(x, "bitfield", None) is not None:
+        if isinstance(x, A.Member) and x.bitfield is not None:
             raise _unsupported(A.first_span(e), "assigning to a sub-word of a bit field")
     w = xt.bits
     item = e.items[0]

@@ -12,6 +12,7 @@ parameter at a dispatch (a variable, written only when the dispatch completes).
 contributions, one per work-item that reaches the statement, are combined in ascending work-item order."""
 from __future__ import annotations
 
+from cint_compiler.semantics.reductions import REDUCTIONS, STATEMENT_KINDS
 from cint_compiler.syntax import tree as A
 from cint_compiler.semantics import intmachine as M
 from cint_compiler.syntax.tree import NOTCONST
@@ -20,7 +21,7 @@ from cint_compiler.semantics.types import BOOL, I64, ArrayType, IntType
 from cint_compiler.check.symbols import _err
 from cint_compiler.diagnostics import unsupported
 
-FORMS = ("sum", "fold_checked", "sum_wrap", "sum_sat", "min", "max", "count")
+FORMS = STATEMENT_KINDS     # the kinds a `reduce` statement takes (semantics/reductions.py)
 EW_PREFIX = "__ew"          # the over variables of an element-form kernel (no user name starts with `__`)
 
 
@@ -117,7 +118,7 @@ def check_reduce(ck, s):
     if not (sym.kind == "param" and sym.info == "out" and not isinstance(sym.type, ArrayType)):
         raise _err("C5031", s.span, "the target of `reduce` is a scalar `out` parameter of the kernel; `%s` "
                    "is not (spec: LS-249)" % s.target)
-    seen = fn.__dict__.setdefault("reduces", [])
+    seen = fn.reduces
     if any(r.sym is sym for r in seen):
         raise _err("C5031", s.span, "the scalar `out` parameter `%s` is the target of exactly one `reduce` "
                    "statement (spec: LS-245)" % s.target)
@@ -184,7 +185,7 @@ def finish_kernel(ck, info):
     """After a kernel body: every scalar `out` parameter is the target of one `reduce` (LS-245); the kernel
     keeps its reductions in source order (the order of their epilogue checks)."""
     _err, _ = _errs()
-    seen = ck.fn.__dict__.get("reduces", [])
+    seen = ck.fn.reduces
     for p in info.params:
         if p.info == "out" and not isinstance(p.type, ArrayType) and not any(r.sym is p for r in seen):
             raise _err("C5031", p.span, "the scalar `out` parameter `%s` is the target of exactly one `reduce` "
@@ -238,7 +239,7 @@ def contribute(s, acc, x):
     if f == "fold_checked":
         v = acc.v + x
         if not M.fits(T, v):
-            raise MachineFault("E_OVERFLOW", "fold_checked.add.%s" % T.token, [(I64, acc.n), (T, acc.v), (T, x)],
+            raise MachineFault("E_OVERFLOW", REDUCTIONS["fold_checked"].opid(T), [(I64, acc.n), (T, acc.v), (T, x)],
                                exact=v, limit=M._bound(T, v))
         acc.v = v
     elif f == "sum":
@@ -261,8 +262,8 @@ def epilogue(s, acc):
     T = s.T
     if s.form == "sum":
         if not M.fits(T, acc.v):
-            raise MachineFault("E_OVERFLOW", "sum.checked.%s.%s" % (s.elem.token, T.token), [(I64, acc.n)],
+            raise MachineFault("E_OVERFLOW", REDUCTIONS["sum"].opid(s.elem, T), [(I64, acc.n)],
                                exact=acc.v, limit=M._bound(T, acc.v))
     elif s.form in ("min", "max") and acc.n == 0:
-        raise MachineFault("E_SHAPE", "reduce_%s.checked.%s" % (s.form, T.token), [(I64, 0)])
+        raise MachineFault("E_SHAPE", REDUCTIONS[s.form].opid(T), [(I64, 0)])
     return acc.v

@@ -22,7 +22,7 @@ _unsupported = unsupported  # C9102, worded once in diagnostics.py
 
 
 def _info(ck):
-    d = getattr(ck, "_str_info", None)
+    d = ck._str_info
     if d is None:
         d = ck._str_info = {}
     return d
@@ -55,7 +55,7 @@ def str_roots(ck, e):
     if isinstance(e, A.StrLit):
         return set()
     if isinstance(e, A.Name):
-        sym = getattr(e, "ref", None)
+        sym = e.ref
         if sym is None:
             return set()
         ent = _info(ck).get(id(sym))
@@ -74,9 +74,9 @@ def str_roots(ck, e):
             out |= str_roots(ck, e.value)
         return out
     if isinstance(e, A.Call):
-        kind = getattr(e, "kind", None)
-        argv = getattr(e, "argv", None) or []
-        if kind == "builtin" and getattr(e, "bname", None) in ("format", "utf8"):
+        kind = e.kind
+        argv = e.argv or []
+        if kind == "builtin" and e.bname in ("format", "utf8"):
             return array_roots(ck, argv[0])
         out = set()
         for a in argv:
@@ -122,7 +122,7 @@ def declared(ck, sym, init):
 
 def assigned(ck, place, value):
     """`s = e;` rebinds the Str variable s (LS-107)."""
-    if not isinstance(place, A.Name) or getattr(place, "ref", None) is None:
+    if not isinstance(place, A.Name) or place.ref is None:
         return
     sym = place.ref
     roots = str_roots(ck, value)
@@ -136,7 +136,7 @@ def assigned(ck, place, value):
 def used(ck, e, sym):
     """A use of a Str variable: C5011 when a swap or dispatch of the storage it views came between (LS-253)."""
     ent = _info(ck).get(id(sym))
-    if getattr(ck, "_str_lhs", None) is e:
+    if ck._str_lhs is e:
         ck._str_lhs = None
         return
     if ent is None:
@@ -222,7 +222,7 @@ def _owned(ck, a, k):
     x = a
     while isinstance(x, A.Paren):
         x = x.inner
-    sym = getattr(x, "ref", None) if isinstance(x, A.Name) else None
+    sym = x.ref if isinstance(x, A.Name) else None
     if sym is not None and sym.kind == "param":
         raise _err("C2060", start_span(a), "`swap` exchanges the storage of owned arrays; `%s` is a parameter"
                    % sym.name)
@@ -261,12 +261,8 @@ def _swap(ck, e, args):
 
 def views_across_swap(ck, span, written):
     """View and Str variables of either array are C5011 when used after the swap (LS-253)."""
-    marks = getattr(ck, "_view_marks", None)
-    if marks is None:
-        marks = ck._view_marks = []
-    swaps = getattr(ck, "_swap_spans", None)
-    if swaps is None:
-        swaps = ck._swap_spans = set()
+    marks = ck._view_marks
+    swaps = ck._swap_spans
     tick = ck._view_tick()
     sc = ck.scope
     while sc is not None:
