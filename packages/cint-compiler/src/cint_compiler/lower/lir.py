@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Union
 
+from cint_compiler.semantics import opnames as O
 from cint_compiler.semantics.types import BOOL, ArrayType, IntType, Type
 
 
@@ -140,8 +141,8 @@ class Arith(Op):
     @property
     def opid(self) -> str:
         if self.op == "shr":
-            return "shr.checked.%s" % self.ty.token
-        return "%s.%s.%s" % (self.op, self.form, self.ty.token)
+            return O.op("shr", "checked", self.ty)
+        return O.op(self.op, self.form, self.ty)
 
     @property
     def may_fault(self) -> bool:
@@ -158,7 +159,7 @@ class Neg(Op):
 
     @property
     def opid(self) -> str:
-        return "neg.checked.%s" % self.ty.token
+        return O.op("neg", "checked", self.ty)
 
     @property
     def may_fault(self) -> bool:
@@ -206,7 +207,7 @@ class Conv(Op):
 
     @property
     def opid(self) -> str:
-        return "as.checked.%s.%s" % (self.src.token, self.to.token)
+        return O.op("as", "checked", self.src, self.to)
 
     @property
     def may_fault(self) -> bool:
@@ -226,7 +227,7 @@ class Elem(Op):
 
     @property
     def opid(self) -> str:
-        return "index.checked.%s" % self.arr.elem.token
+        return O.index(self.arr.elem)
 
 
 @dataclass(eq=False)

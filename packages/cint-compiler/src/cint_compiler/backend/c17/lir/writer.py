@@ -9,6 +9,7 @@ from cint_compiler.backend.c17.lir.arith import ArithMixin
 from cint_compiler.backend.c17.lir.common import Lines, _defined_vars, ctype, i64, lit, tag
 from cint_compiler.backend.c17.lir.loops import LoopMixin
 from cint_compiler.lower import lir as L
+from cint_compiler.semantics import opnames as O
 
 class FnWriter(ArithMixin, LoopMixin):
     """C text of one form of one LIR function."""
@@ -268,12 +269,11 @@ class FnWriter(ArithMixin, LoopMixin):
                 items.append("{1, %d, %d, %d, %s, %s, INT64_C(%d)}" % (
                     lo is not None, hi is not None, 1 if incl else 0, "0" if lo is None else self.val(lo),
                     "0" if hi is None else self.val(hi), step))
-        tok = base.elem.token
         w("cint_gen_array vw_%s;" % a.name)
         self.before_call()
         w("{ const cintg_item it_[%d] = {%s};" % (len(items), ", ".join(items)))
-        w("  if (cintg_view(ctx, %s, \"index.checked.%s\", \"slice.checked.%s\", %s, %du, it_, &vw_%s)) goto fail; }"
-          % (self.at(op.site), tok, tok, self.arr_ptr(base), len(items), a.name))
+        w("  if (cintg_view(ctx, %s, \"%s\", \"%s\", %s, %du, it_, &vw_%s)) goto fail; }"
+          % (self.at(op.site), O.index(base.elem), O.slice_(base.elem), self.arr_ptr(base), len(items), a.name))
         w("%s *const d_%s CINTG_UNUSED = (%s *)(void *)vw_%s.data;" % (ctype(a.elem), a.name, ctype(a.elem), a.name))
         for k in range(a.rank):
             for f, x in (("n", "shape"), ("s", "stride"), ("l", "lower")):
