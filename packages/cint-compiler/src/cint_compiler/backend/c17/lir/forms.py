@@ -58,15 +58,6 @@ def _signature(em, fn: L.Function, mode: str, name: str) -> str:
     return "CINTG_UNUSED static int %s(%s)" % (name, ", ".join(params))
 
 
-def _call_args(fn: L.Function, mode: str) -> str:
-    args = ["ctx"] + (["wi", "stepp"] if mode == "kvar" else [])
-    args += ["z_%s" % s.name for s in fn.info.size_params]
-    args += ["p_%s" % p.name for p in fn.params]
-    if fn.result is not None:
-        args.append("result")
-    return ", ".join(args)
-
-
 def _spec_test(fn: L.Function, arr_c) -> str:
     """The C test that every array parameter has lower bounds 0 and a unit stride in its last dimension."""
     conds = []
@@ -79,50 +70,43 @@ def _spec_test(fn: L.Function, arr_c) -> str:
 
 
 def function_c(em, fn: L.Function, mode: str):
-    """The C of a function (mode func: f_NAME) or of its work-item form (mode kvar: kg_NAME): (protos, bodies)."""
+    """The C of a function (mode func: f_NAME) or of its work-item form (mode kvar: kg_NAME): (protos, bodies).
+    One body: the checks the bounds pass proved run only when a parameter array has a lower bound other
+    than 0 (`lz_`, tested once per call); addresses follow each array's strides."""
     name = em.kuse(fn.info) if mode == "kvar" else em.fname(fn.info)
-    has_arrays = any(isinstance(p, L.Arr) for p in fn.params)
-    bodies = []
-    protos = [_signature(em, fn, mode, name) + ";"]
-    if has_arrays:
-        test = _spec_test(fn, lambda p: "p_%s" % p.name)
-        variants = [("s", True), ("g", False)]
-        disp = [_signature(em, fn, mode, name), "{",
-                "    if (%s) return %s_s(%s);" % (test, name, _call_args(fn, mode)),
-                "    return %s_g(%s);" % (name, _call_args(fn, mode)), "}", ""]
-    else:
-        variants = [("", False)]
-        disp = []
-    for sfx, spec in variants:
-        vname = name + ("_" + sfx if sfx else "")
-        sig = _signature(em, fn, mode, vname)
-        if sfx:
-            protos.append(sig + ";")
-        fw = FnWriter(em, fn, mode, spec)
-        fw.start()
-        w = fw.w
-        if mode == "kvar":
-            w("int64_t step = *stepp;")
-        w("cint_gen_fuel *const F = cint_gen_fuel_of(ctx);")
-        w("int64_t fu = F->used;")
-        w("const int64_t fl CINTG_UNUSED = F->limit;")
-        fw.array_prologue()
-        if fn.frame_charged and mode == "func":
-            w("const int64_t fe_fn = cint_gen_frame_charged(ctx);")
-        fw.locals_decl(fn.body)
-        fw.block(fn.body)
-        w("F->used = fu;")
-        if fn.frame_charged and mode == "func":
-            w("cint_gen_frame_release(ctx, fe_fn);")
-        if mode == "kvar":
-            w("*stepp = step;")
-        w("return 0;")
-        w.out.append("fail:")
-        w("return 1;")
-        bodies.append("%s\n{\n%s\n}\n" % (sig, "\n".join(w.out)))
-    if disp:
-        bodies.append("\n".join(disp))
-    return protos, bodies
+    sig = _signature(em, fn, mode, name)
+    fw = FnWriter(em, fn, mode, False)
+    fw.start()
+    w = fw.w
+    if mode == "kvar":
+        w("int64_t step = *stepp;")
+    w("cint_gen_fuel *const F = cint_gen_fuel_of(ctx);")
+    w("int64_t fu = F->used;")
+    w("const int64_t fl CINTG_UNUSED = F->limit;")
+    fw.array_prologue()
+    lz = _lower_test(fn, lambda p: "p_%s" % p.name)
+    if lz:
+        w("const int lz_ CINTG_UNUSED = %s;" % lz)
+        fw.lz = "lz_"
+    if fn.frame_charged and mode == "func":
+        w("const int64_t fe_fn = cint_gen_frame_charged(ctx);")
+    fw.locals_decl(fn.body)
+    fw.block(fn.body)
+    w("F->used = fu;")
+    if fn.frame_charged and mode == "func":
+        w("cint_gen_frame_release(ctx, fe_fn);")
+    if mode == "kvar":
+        w("*stepp = step;")
+    w("return 0;")
+    w.out.append("fail:")
+    w("return 1;")
+    return [sig + ";"], ["%s\n{\n%s\n}\n" % (sig, "\n".join(w.out))]
+
+
+def _lower_test(fn: L.Function, arr_c) -> str:
+    """The C test that every array parameter has lower bounds 0 (its proved indices are then in range)."""
+    return " && ".join("%s->lower[%d] == 0" % (arr_c(p), k) for p in fn.params if isinstance(p, L.Arr)
+                       for k in range(p.rank))
 
 
 # ---------------------------------------------------------------------------------------------- kernels

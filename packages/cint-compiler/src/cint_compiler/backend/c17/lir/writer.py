@@ -28,6 +28,7 @@ class FnWriter(ArithMixin, LoopMixin):
         self.known: Dict[int, int] = {}     # id(Temp or Var) -> constant value (unrolled fast loops)
         self.flag = False                   # fast mode: overflow accumulates into `ovf`, no branch
         self.spec_flag = None               # inside a branch run speculatively: its flag (speculate)
+        self.lz: Optional[str] = None       # a function's test that every lower bound is 0 (its proofs hold)
 
     # ------------------------------------------------------------------ names
 
@@ -349,11 +350,14 @@ class FnWriter(ArithMixin, LoopMixin):
                     continue
                 iv = self.val(i)
                 lo = "0" if self.lower0(a) else "l_%s_%d" % (a.name, k)
+                guard = ""
+                if self.lz and a.kind == "param" and op.proven and op.proven[k]:
+                    guard = "!%s && " % self.lz     # proved for lower bounds 0: checked only when one is not
                 ki = self.const_of(i)
                 if ki is not None and a.kind == "const" and 0 <= ki < self.const_shape(a)[k]:
                     continue
-                cond = "(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (iv, lo, self.extent(a, k)) if lo != "0" else \
-                    "(uint64_t)%s >= (uint64_t)%s" % (iv, self.extent(a, k))
+                cond = guard + ("(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (iv, lo, self.extent(a, k))
+                                if lo != "0" else "(uint64_t)%s >= (uint64_t)%s" % (iv, self.extent(a, k)))
                 if a.kind in ("const", "global"):
                     call = "cint_gen_index_fault_of(ctx, %s, (cint_type){%s}, %du, %s, %du, %s)" % (
                         self.at(op.site), self.em.type_fields(a.elem), a.rank, self.extent(a, k), k, iv)
@@ -522,7 +526,7 @@ class FnWriter(ArithMixin, LoopMixin):
         if op.row is not None:
             # the view m[i]: one counted step, its index checked against the first dimension
             row = self.val(op.row)
-            if not (self.spec and op.row_proven):
+            if not (self.spec and op.row_proven):     # (a function checks a proved row too: lz_ guards)
                 lo = "0" if (self.spec or op.arr.kind != "param") else "l_%s_0" % op.arr.name
                 self.fault("(uint64_t)%s - (uint64_t)%s >= (uint64_t)%s" % (row, lo, self.extent(op.arr, 0)),
                            "cint_gen_index_fault(ctx, %s, %s, 0u, %s)" % (self.at(op.row_site), arr, row))
