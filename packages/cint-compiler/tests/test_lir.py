@@ -682,3 +682,37 @@ def test_the_steps_of_folded_constants_count_in_fast_and_exact_kernels(tmp_path,
     assert [op.n for op in ops(fn, L.Steps)] == [3, 1]     # 2 * 3, 1 + 1 and its -, then 4 * 5
     text = both(tmp_path, FOLDED.replace("POS", str(pos)), name="fd%d" % pos)
     assert "fault.address 0 %d 6\n" % pos in text
+
+
+REDUCE_FN = """
+I64 dots[n, m](in I32[n] a, in I32[m] b) {
+    return dot(I64, a, b);
+}
+
+I64 total[n](in I64[n] x) {
+    return sum(x);
+}
+
+void run() {
+    I32[200] a;
+    I32[M] b;
+    for i in 0..200 {
+        a[i] = -2147483648;
+    }
+    for i in 0..M {
+        b[i] = B;
+    }
+    I64[3] x = [9223372036854775807, X, -5];
+    "{total(x)}\\n";
+    "{dots(a, b)}\\n";
+}
+"""
+
+
+@pytest.mark.parametrize("m,b,x,fuel", [(200, "-1", "1", None), (200, "-2147483648", "1", None),
+                                        (199, "1", "1", None), (200, "1", "-1", None), (200, "-1", "1", 404),
+                                        (200, "-1", "1", 405), (200, "-1", "1", 407)])
+def test_reductions_of_functions_run_inline_and_fault_as_the_runtime(tmp_path, m, b, x, fuel):
+    # dots over 200 products of 2^62: the partial sums leave I64, the total may fit; sum over [MAX, x, -5]
+    src = REDUCE_FN.replace("M", str(m)).replace("B", b).replace("X", x)
+    both(tmp_path, src, fuel=fuel, name="rf%d_%d_%s_%s" % (m, len(b), x.strip("-"), fuel))

@@ -228,7 +228,22 @@ class Ranges:
             if op.form != "wrap" and res is not None:
                 self.set(op.dst, self.clip(res, t))
         else:
-            self.set(op.dst, self.clip(res, t))
+            r = self.clip(res, t)
+            c = self.const_factor(op, a, b)
+            if op.form == "checked" and op.op == "mul" and c is not None and abs(c) > 1:
+                # a product that completed is a multiple of c: within c * ceil(MIN / c) .. c * floor(MAX / c)
+                lo = -((-t.min) // abs(c)) * abs(c) if t.min < 0 else 0
+                hi = (t.max // abs(c)) * abs(c)
+                r = Rng(r.lo if r.lo is not None and not r.lo.is_const or (r.lo is not None and r.lo.c > lo)
+                        else Aff(lo), r.hi if r.hi is not None and not r.hi.is_const or (r.hi is not None and
+                                                                                            r.hi.c < hi) else Aff(hi))
+            self.set(op.dst, r)
+
+    def const_factor(self, op, a: Rng, b: Rng):
+        for r in (a, b):
+            if r.lo is not None and r.hi is not None and r.lo.is_const and r.hi.is_const and r.lo.c == r.hi.c:
+                return r.lo.c
+        return None
 
     def exact(self, op, a: Rng, b: Rng) -> Optional[Rng]:
         """The interval of the exact result of op over operands in a and b, or None when not known."""

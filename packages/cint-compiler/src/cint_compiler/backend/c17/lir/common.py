@@ -95,3 +95,10 @@ def _trip(lo, hi, st, inclusive):
     if st > 0:
         return 0 if last < lo else (last - lo) // st + 1
     return 0 if last > lo else (lo - last) // (-st) + 1
+
+
+def _fast_reduce_ok(op: L.Reduce) -> bool:
+    """The inline reductions of fast mode: sum of a rank-1 array, dot of elements of 32 bits or fewer."""
+    if op.kind == "dot":
+        return op.arr.elem.bits <= 32
+    return op.arr.rank == 1 and op.arr.elem.bits <= 64

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from cint_compiler.backend.c17.lir.common import _trip, ctype, i64
+from cint_compiler.backend.c17.lir.common import _fast_reduce_ok, _trip, ctype, i64
 from cint_compiler.backend.c17.lir.writer import FnWriter
 from cint_compiler.lower import lir as L
 
@@ -71,11 +71,33 @@ def _spec_test(fn: L.Function, arr_c) -> str:
 
 def function_c(em, fn: L.Function, mode: str):
     """The C of a function (mode func: f_NAME) or of its work-item form (mode kvar: kg_NAME): (protos, bodies).
-    One body: the checks the bounds pass proved run only when a parameter array has a lower bound other
-    than 0 (`lz_`, tested once per call); addresses follow each array's strides."""
+
+    A function with array parameters and a loop or a reduction has two bodies: `_s`, run when every array
+    parameter has lower bounds 0 and a unit stride in its last dimension (proved checks left out, plain
+    addresses, loops the compiler can vectorise), and `_g`, the general one.  Another function has one body,
+    where the checks the bounds pass proved run only when a lower bound is not 0 (`lz_`, tested once per call).
+    """
     name = em.kuse(fn.info) if mode == "kvar" else em.fname(fn.info)
     sig = _signature(em, fn, mode, name)
-    fw = FnWriter(em, fn, mode, False)
+    arrays = any(isinstance(p, L.Arr) for p in fn.params)
+    hot = arrays and any(isinstance(op, (L.ForRange, L.Loop, L.Reduce)) for op in L.walk(fn.body))
+    if not hot:
+        return [sig + ";"], [_function_body(em, fn, mode, sig, False)]
+    protos, bodies = [sig + ";"], []
+    for sfx, spec in (("s", True), ("g", False)):
+        vsig = _signature(em, fn, mode, "%s_%s" % (name, sfx))
+        protos.append(vsig + ";")
+        bodies.append(_function_body(em, fn, mode, vsig, spec))
+    args = ["ctx"] + (["wi", "stepp"] if mode == "kvar" else []) + ["z_%s" % x.name for x in fn.info.size_params]
+    args += ["p_%s" % p.name for p in fn.params] + (["result"] if fn.result is not None else [])
+    test = _spec_test(fn, lambda p: "p_%s" % p.name)
+    bodies.append("%s\n{\n    if (%s) return %s_s(%s);\n    return %s_g(%s);\n}\n" % (
+        sig, test, name, ", ".join(args), name, ", ".join(args)))
+    return protos, bodies
+
+
+def _function_body(em, fn: L.Function, mode: str, sig: str, spec: bool) -> str:
+    fw = FnWriter(em, fn, mode, spec)
     fw.start()
     w = fw.w
     if mode == "kvar":
@@ -85,7 +107,7 @@ def function_c(em, fn: L.Function, mode: str):
     w("const int64_t fl CINTG_UNUSED = F->limit;")
     fw.array_prologue()
     lz = _lower_test(fn, lambda p: "p_%s" % p.name)
-    if lz:
+    if lz and not spec:
         w("const int lz_ CINTG_UNUSED = %s;" % lz)
         fw.lz = "lz_"
     if fn.frame_charged and mode == "func":
@@ -100,7 +122,7 @@ def function_c(em, fn: L.Function, mode: str):
     w("return 0;")
     w.out.append("fail:")
     w("return 1;")
-    return [sig + ";"], ["%s\n{\n%s\n}\n" % (sig, "\n".join(w.out))]
+    return "%s\n{\n%s\n}\n" % (sig, "\n".join(w.out))
 
 
 def _lower_test(fn: L.Function, arr_c) -> str:
@@ -284,13 +306,6 @@ def fast_mode(fn: L.Function):
     if charge is not None and _flaggable(fn, body):
         return True, charge
     return False, None
-
-
-def _fast_reduce_ok(op: L.Reduce) -> bool:
-    """The inline reductions of fast mode: sum of a rank-1 array, dot of elements of 32 bits or fewer."""
-    if op.kind == "dot":
-        return op.arr.elem.bits <= 32
-    return op.arr.rank == 1 and op.arr.elem.bits <= 64
 
 
 def _shape_c(a: L.Arr, k: int) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from cint_compiler.backend.c17.lir.arith import ArithMixin
-from cint_compiler.backend.c17.lir.common import Lines, _defined_vars, ctype, i64, lit, tag
+from cint_compiler.backend.c17.lir.common import Lines, _defined_vars, _fast_reduce_ok, ctype, i64, lit, tag
 from cint_compiler.backend.c17.lir.loops import LoopMixin
 from cint_compiler.lower import lir as L
 from cint_compiler.semantics import opnames as O
@@ -543,21 +543,82 @@ class FnWriter(ArithMixin, LoopMixin):
             at = "&(cint_gen_at){{%du, %du}, wi, step - 1}" % (em.cur_mod, k)
         else:
             charge_at = at = self.at(op.site)
+        r = op.dst.n
+        w("%s t%d = 0;" % (ctype(op.dst.ty), r))
+        inline = self.inline_ok(op)
+        if inline:
+            # first inline, exact by split accumulation; when the shapes differ, the fuel does not cover it or
+            # the total leaves its type, the runtime's reduction runs from the start and raises the record
+            self.inline_reduce(op, None if op.row is None else self.val(op.row))
+            w.open("if (!ok%d) {" % r)
+        self.before_call()
         if op.kind == "sum":
-            w("%s t%d = 0;" % (ctype(op.dst.ty), op.dst.n))
-            self.before_call()
             if self.stepped:
-                w("if (cint_gen_sum_at(ctx, %s, %s, %s, %s, &t%d)) goto fail;" % (charge_at, at, arr, tag(op.ty),
-                                                                                op.dst.n))
+                w("if (cint_gen_sum_at(ctx, %s, %s, %s, %s, &t%d)) goto fail;" % (charge_at, at, arr, tag(op.ty), r))
             else:
-                w("if (cint_gen_sum(ctx, %s, %s, %s, &t%d)) goto fail;" % (at, arr, tag(op.ty), op.dst.n))
+                w("if (cint_gen_sum(ctx, %s, %s, %s, &t%d)) goto fail;" % (at, arr, tag(op.ty), r))
         else:
-            w("uint64_t u%d = 0;" % op.dst.n)
-            self.before_call()
+            w("uint64_t u%d = 0;" % r)
             w("if (cint_w_dot(ctx, %s, %s, %s, %s, %s, &u%d)) goto fail;" % (
-                charge_at, at, arr, self.arr_ptr(op.arr2), tag(op.ty), op.dst.n))
-            self.declare(op.dst, "cintg_wrap_%s(u%d)" % (op.ty.token, op.dst.n))
+                charge_at, at, arr, self.arr_ptr(op.arr2), tag(op.ty), r))
+            w("t%d = cintg_wrap_%s(u%d);" % (r, op.ty.token, r))
         self.after_call()
+        if inline:
+            w.close("}")
+
+    def inline_ok(self, op: L.Reduce) -> bool:
+        """An exact-mode reduction may first run inline: elements the split accumulation covers, over arrays
+        that are contiguous here (a parameter in the body for unit strides, a local, module or constant one)."""
+        arrs = [op.arr] + ([op.arr2] if op.arr2 is not None else [])
+        return _fast_reduce_ok(op) and all(a.kind in ("local", "const", "global") or (a.kind == "param" and self.spec)
+                                           for a in arrs)
+
+    def inline_reduce(self, op: L.Reduce, row):
+        """The inline attempt of an exact-mode reduction: sets ok<N> and t<N> when it completes."""
+        w = self.w
+        r = op.dst.n
+        a = op.arr
+        w("int ok%d = 0;" % r)
+        w.open("{")
+        n = "rn%d" % r
+        w("const int64_t %s = %s;" % (n, self.extent(a, a.rank - 1)))
+        conds = ["%s < INT64_C(4294967296)" % n, "(%s + 63) / 64 <= fl - fu" % n]
+        if op.arr2 is not None and not op.same_extent:
+            conds.insert(0, "%s == %s" % (n, self.extent(op.arr2, 0)))
+        w.open("if (%s) {" % " && ".join(conds))
+        self.split_sum(op, self.data_of(a, row), n)
+        R = op.ty
+        w.open("if (s%d >= (cintg_i128)%s && s%d <= (cintg_i128)%s) {" % (r, i64(R.min) if R.signed else "0", r,
+                                                                          lit(R, R.max)))
+        w("fu += (%s + 63) / 64;" % n)
+        w("t%d = (%s)s%d;" % (r, ctype(R), r))
+        w("ok%d = 1;" % r)
+        w.close("}")
+        w.close("}")
+        w.close("}")
+
+    def split_sum(self, op: L.Reduce, pa: str, n: str):
+        """s<N> = the exact sum (or dot) of n elements from pa (and op.arr2), by split accumulation: each
+        element or product u as 64 bits, summing u >> 32, u & 0xFFFFFFFF and the sign u >> 63 apart, which no
+        partial sum can wrap for fewer than 2^32 elements (vectorisable)."""
+        w = self.w
+        r = op.dst.n
+        et = op.arr.elem
+        w("uint64_t hi%d = 0, lo%d = 0, ng%d = 0;" % (r, r, r))
+        w.open("for (int64_t k_ = 0; k_ < %s; k_++) {" % n)
+        if op.kind == "dot":
+            pb = self.data_of(op.arr2, None)
+            wide = "int64_t" if et.signed else "uint64_t"
+            w("const uint64_t u_ = (uint64_t)((%s)(%s)[k_] * (%s)(%s)[k_]);" % (wide, pa, wide, pb))
+        else:
+            w("const uint64_t u_ = (uint64_t)(%s)[k_];" % pa)
+        w("hi%d += u_ >> 32;" % r)
+        w("lo%d += u_ & UINT64_C(0xFFFFFFFF);" % r)
+        if et.signed:
+            w("ng%d += u_ >> 63;" % r)
+        w.close("}")
+        w("const cintg_i128 s%d = ((cintg_i128)hi%d << 32) + (cintg_i128)lo%d - ((cintg_i128)ng%d << 64);" % (
+            r, r, r, r))
 
     def data_of(self, a: L.Arr, row) -> str:
         """A pointer to the first element (of row `row` for a rank-2 array), in fast mode."""
@@ -595,24 +656,8 @@ class FnWriter(ArithMixin, LoopMixin):
         self.fault("%s >= INT64_C(4294967296)" % n, "")
         if self.flag:
             w("if (%s >= INT64_C(4294967296)) %s = 0;" % (n, n))
-        et = a.elem
-        pa = self.data_of(a, row)
         r = op.dst.n
-        w("uint64_t hi%d = 0, lo%d = 0, ng%d = 0;" % (r, r, r))
-        w.open("for (int64_t k_ = 0; k_ < %s; k_++) {" % n)
-        if op.kind == "dot":
-            pb = self.data_of(op.arr2, None)
-            wide = "int64_t" if et.signed else "uint64_t"
-            w("const uint64_t u_ = (uint64_t)((%s)(%s)[k_] * (%s)(%s)[k_]);" % (wide, pa, wide, pb))
-        else:
-            w("const uint64_t u_ = (uint64_t)(%s)[k_];" % pa)
-        w("hi%d += u_ >> 32;" % r)
-        w("lo%d += u_ & UINT64_C(0xFFFFFFFF);" % r)
-        if et.signed:
-            w("ng%d += u_ >> 63;" % r)
-        w.close("}")
-        tot = "((cintg_i128)hi%d << 32) + (cintg_i128)lo%d - ((cintg_i128)ng%d << 64)" % (r, r, r)
-        w("const cintg_i128 s%d = %s;" % (r, tot))
+        self.split_sum(op, self.data_of(a, row), n)
         R = op.ty
         self.fault("s%d < (cintg_i128)%s || s%d > (cintg_i128)%s" % (r, i64(R.min) if R.signed else "0", r,
                                                                         lit(R, R.max)), "")
