@@ -37,7 +37,9 @@ class ArithMixin:
             cop = {"add": "+", "sub": "-", "mul": "*"}[name]
             if ka is not None and kb is not None and self.mode == "fast":
                 self.known[id(op.dst)] = _wrap(t, {"add": ka + kb, "sub": ka - kb, "mul": ka * kb}[name])
-            if op.safe:     # proved in range: plain arithmetic (which the vectoriser reads as affine)
+            if op.safe and self.is_exact(op.a) and self.is_exact(op.b):
+                # proved in range: plain arithmetic (which the vectoriser reads as affine); a proof holds only
+                # for operands that no flagged check produced (a flagged one may hold a wrapped value)
                 self.declare(op.dst, "(%s)(%s %s %s)" % (ct, a, cop, b))
             else:
                 self.declare(op.dst, "(%s)((%s)%s %s (%s)%s)" % (ct, ut, a, cop, ut, b))
