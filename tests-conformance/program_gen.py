@@ -359,6 +359,8 @@ class Gen:
                 lines.append("    kr(%s, %s, %s);" % (z, literal(random.Random(body + "/lit"), t), ", ".join(rs)))
                 for v in rs:
                     lines.append("    %s = %s +%% (%s as%% %s);" % (x, x, v, helper_t))
+        if use_kernel and WIDTH[t] <= 64:
+            self.big_dispatch(t, body, lines, x, helper_t)
         if any(WIDTH[t] > 64 for t in self.types) and r.random() < 0.3:
             # a wide array, its sum and an element
             t = r.choice([t for t in self.types if WIDTH[t] > 64])
@@ -371,7 +373,56 @@ class Gen:
         self.later_features(lines, run_at, body_at, first, names)
         lines.append("    return %s;" % self.digest(names))
         lines.append("}")
+        if self.tail:
+            lines += [""] + list(self.tail)
         return "\n".join(lines) + "\n"
+
+    # ---- dispatches of many work items (issue 13: the fast blocks of cpu-c17 and their edges)
+
+    big_fuel = None
+    has_big = False
+    tail = ()
+
+    def big_dispatch(self, t, body, lines, x, helper_t):
+        """Half of the kernel programs of I8..U64 also dispatch a kernel `kb` over 1,023 to 2,600 items, with
+        a constant inner loop (fuel per item) and a value that may make one item fault (at a block edge, the
+        first or the last item, or inside a block), over a contiguous or a strided input, and then a fuel
+        allowance that runs out inside the dispatch or not.  Draws come from a generator seeded with the
+        kernel's body, so rnd (and every other program) stays as it was."""
+        side = random.Random(body + "/big")
+        if side.random() >= 0.5:
+            return
+        self.has_big = True
+        saved, self.rnd = self.rnd, side
+        t = side.choice(["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64"])
+        try:
+            reps = side.choice([0, 1, 3])
+            step = self.expr(t, {"acc": t, "a": t, "b": t})
+            kern = ["kernel kb[n](in %s[n] xs, in %s s, out %s[n] ys) over [j: n] {" % (t, t, t),
+                    "    %s a = xs[j];" % t, "    %s b = s;" % t, "    %s acc = a;" % t]
+            if reps:
+                kern += ["    for q in 0..%d {" % reps, "        acc = %s;" % step, "    }"]
+            else:
+                kern += ["    acc = %s;" % step]
+            kern += ["    ys[j] = acc;", "}", ""]
+            self.tail = kern      # declared after run(): later_features counts lines before it
+            n = side.choice([1023, 1024, 1025, 2047, 2600])
+            big, res, iv = self.fresh("ba"), self.fresh("bo"), self.fresh("i")
+            lines += ["    %s[%d] %s;" % (t, n, big), "    for %s in 0..%d {" % (iv, n),
+                      "        %s[%s] = ((%s %% 61) - 30) as%% %s;" % (big, iv, iv, t), "    }"]
+            if side.random() < 0.7:
+                pos = side.choice([0, 1, 1023, 1024, n // 2, n - 1, side.randrange(n)])
+                lines.append("    %s[%d] = %s;" % (big, pos, side.choice(bounds(t))))
+            stride = side.choice([1, 1, 2, 3])
+            m = len(range(0, n, stride))
+            lines.append("    %s[%d] %s;" % (t, m, res))
+            view = big if stride == 1 else "%s[0.. by %d]" % (big, stride)
+            lines.append("    kb(%s, %s, %s);" % (view, literal(side, t), res))
+            lines.append("    %s = %s +%% (%s[%d] as%% %s);" % (x, x, res, side.randrange(m), helper_t))
+            # the fill loop (n), the dispatch (m), then reps per item: an allowance around those
+            self.big_fuel = side.choice([None, n + m + side.randint(0, (reps + 1) * m), side.randint(n, n + m)])
+        finally:
+            self.rnd = saved
 
     # ---- bit fields and `where` clauses (issue 6)
 
@@ -585,6 +636,9 @@ def program(rnd: random.Random, wide=True):
     """(source, fuel): a generated program and a fuel allowance (None for unbounded, sometimes small).
 
     ``wide=False`` keeps to I8..U64 (what every executor implements today)."""
-    src = Gen(rnd, wide).program()
+    gen = Gen(rnd, wide)
+    src = gen.program()
     fuel = rnd.choice([None, None, None, rnd.randint(0, 30)])
+    if gen.has_big:     # past what run() charges before the big dispatch, give or take
+        fuel = None if gen.big_fuel is None else gen.big_fuel + 40
     return src, fuel

@@ -221,6 +221,42 @@ int cint_gen_failed(const cint_ctx *ctx);
    when the charge would take consumption past it. */
 int cint_gen_charge(cint_ctx *ctx, const cint_gen_at *at, int64_t units);
 
+/* The fuel of the running entry, for code that counts its charges itself (the LIR back end,
+   docs/lir.md): used is the fuel consumed so far, limit the budget (INT64_MAX without one), and a
+   charge of u units succeeds exactly when used <= limit - u. Generated code may keep used in a
+   register and must store it back before it calls any other function of the runtime or of the
+   program, and before it returns; it raises E_FUEL through cint_gen_charge. */
+typedef struct cint_gen_fuel {
+    int64_t used;
+    int64_t limit;
+} cint_gen_fuel;
+cint_gen_fuel *cint_gen_fuel_of(cint_ctx *ctx);
+
+/* Branch hints, and the fast blocks of the LIR back end (docs/lir.md): a block that the C compiler can
+   vectorise is CINT_GEN_VECTOR, and where CINT_GEN_HAS_AVX2 is 1 it has a second copy marked
+   CINT_GEN_VECTOR_AVX2, which the item loop calls when cint_gen_isa(ctx) has CINT_GEN_ISA_AVX2 (the
+   runtime asks the CPU once per context; generated code reaches no CPU detection of its own, A-3). */
+#if defined(__GNUC__)
+#define CINT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CINT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define CINT_LIKELY(x) (x)
+#define CINT_UNLIKELY(x) (x)
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#define CINT_GEN_VECTOR __attribute__((optimize("vect-cost-model=dynamic")))
+#else
+#define CINT_GEN_VECTOR
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(CINT_GEN_NO_AVX2)
+#define CINT_GEN_HAS_AVX2 1
+#define CINT_GEN_VECTOR_AVX2 __attribute__((target("avx2"), optimize("vect-cost-model=dynamic")))
+#else
+#define CINT_GEN_HAS_AVX2 0
+#endif
+#define CINT_GEN_ISA_AVX2 1u
+uint32_t cint_gen_isa(const cint_ctx *ctx);
+
 /* A user-function call at at: E_DEPTH call.enter (limit the depth limit) when it would exceed
    the depth limit, else one fuel charge, then the call site joins the stack of active
    calls. cint_gen_call_leave pops it when the callee returns normally. */
@@ -379,6 +415,17 @@ int cint_gen_narrow_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t from, u
 /* E_BOUNDS index.checked.<E>: the index (with the dimension at rank 2 and above), limit the
    extent (IM-186). */
 int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t dim, int64_t index);
+/* E_ASSERT assert.checked.bool of a failed `assert` (LS-191): with nops 2, the two compared operands
+   (integers or Bool of types atag and btag, as uint64_t bits); with nops 0, none. */
+int cint_gen_assert_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t nops, uint32_t atag, uint64_t a,
+                          uint32_t btag, uint64_t b);
+/* E_SHAPE decl.shape: a local array declared with the negative extent extent in dimension dim (operands
+   I64 dim, I64 extent; limit I64 0). */
+int cint_gen_decl_shape_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t dim, int64_t extent);
+/* The same for an array of element type type and rank rank whose dimension dim has extent extent
+   (a constant array of the program, which has no cint_gen_array). */
+int cint_gen_index_fault_of(cint_ctx *ctx, const cint_gen_at *at, cint_type type, uint32_t rank, int64_t extent,
+                            uint32_t dim, int64_t index);
 /* sum(xs) over every element of a (I8 to U64): charges ceil(n / 64) at at, then sums exactly
    (a 128-bit accumulator, contiguous runs summed in 64-bit blocks that cannot wrap) and checks
    the result against type tag rtag, writing it to out (IM-77, IM-81). */

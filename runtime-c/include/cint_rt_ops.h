@@ -204,6 +204,43 @@ static inline int cint_index(cint_ctx *ctx, const cint_gen_at *at, const cint_ge
     return 0;
 }
 
+/* The operands a with a * c within I64 (or U64): lo <= a <= hi; for the fast blocks of the LIR back end,
+   which test a multiplication by a value fixed for the whole block (a kernel's scalar) this way, with no
+   branch (docs/lir.md). */
+static inline void cint_mul_range_i64(int64_t c, int64_t *lo, int64_t *hi)
+{
+    if (c == 0 || c == 1) {
+        *lo = INT64_MIN;
+        *hi = INT64_MAX;
+    } else if (c == -1) {
+        *lo = -INT64_MAX;
+        *hi = INT64_MAX;
+    } else if (c > 0) { /* C's division truncates: the quotient of a negative is its ceiling */
+        *lo = INT64_MIN / c;
+        *hi = INT64_MAX / c;
+    } else {
+        *lo = INT64_MAX / c;
+        *hi = INT64_MIN / c;
+    }
+}
+static inline void cint_mul_range_u64(uint64_t c, uint64_t *lo, uint64_t *hi)
+{
+    *lo = 0;
+    *hi = c == 0 ? UINT64_MAX : UINT64_MAX / c;
+}
+
+/* Row i (checked) of a rank-2 array: the rank-1 view of its last dimension at index i of its first. */
+static inline void cint_gen_row(const cint_gen_array *a, int64_t i, cint_gen_array *out)
+{
+    *out = *a;
+    out->data = a->data + (i - a->lower[0]) * a->stride[0] * a->elem_size;
+    out->rank = 1u;
+    out->shape[0] = a->shape[1];
+    out->stride[0] = a->stride[1];
+    out->lower[0] = a->lower[1];
+    for (uint32_t d = 1; d < 4u; d++) out->shape[d] = out->stride[d] = out->lower[d] = 0;
+}
+
 /* Element addresses of checked indices. */
 static inline void *cint_elem1(const cint_gen_array *a, int64_t i0)
 {

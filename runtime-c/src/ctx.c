@@ -234,6 +234,23 @@ static void ctx_free_storage(cint_ctx *ctx)
     rt_free(ctx, ctx->frame_chunks, ctx->frame_chunk_cap * sizeof(rt_frame_chunk));
 }
 
+/* The instruction-set extensions of this CPU that generated code may choose a copy of its fast blocks
+   for (CINT_GEN_ISA_*), asked of the compiler's CPU detection once per context. */
+static uint32_t rt_isa(void)
+{
+    uint32_t isa = 0;
+#if defined(__GNUC__) && defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) isa |= CINT_GEN_ISA_AVX2;
+#endif
+    return isa;
+}
+
+uint32_t cint_gen_isa(const cint_ctx *ctx)
+{
+    return ctx->isa;
+}
+
 RT_API cint_status cint_ctx_create(const cint_ctx_config *config, cint_ctx **out)
 {
     if (config == NULL || out == NULL || config->size != sizeof(cint_ctx_config)) return CINT_REFUSED;
@@ -272,6 +289,8 @@ RT_API cint_status cint_ctx_create(const cint_ctx_config *config, cint_ctx **out
     ctx->next_arena = 1;
     ctx->next_pool = 1;
     ctx->fuel_budget = CINT_FUEL_UNBOUNDED;
+    ctx->fuel.limit = INT64_MAX;
+    ctx->isa = rt_isa();
     ctx->frames = (uint32_t)(ctx->depth_limit < RT_FRAMES_MAX ? ctx->depth_limit : RT_FRAMES_MAX);
 
     bool ok = true;
@@ -350,7 +369,7 @@ RT_API cint_status cint_fuel_consumed(const cint_ctx *ctx, int64_t *out)
 {
     if (ctx == NULL || out == NULL) return CINT_REFUSED;
     if (!rt_acquire(ctx)) return CINT_BUSY;
-    *out = ctx->fuel_used;
+    *out = ctx->fuel.used;
     rt_release(ctx);
     return CINT_OK;
 }

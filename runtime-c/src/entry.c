@@ -39,10 +39,15 @@ int cint_gen_charge(cint_ctx *ctx, const cint_gen_at *at, int64_t units)
 {
     if (ctx->entry_faulted) return 1;
     if (units <= 0) return 0;
-    int64_t limit = ctx->fuel_budget == CINT_FUEL_UNBOUNDED ? INT64_MAX : ctx->fuel_budget;
-    if (ctx->fuel_used > limit - units) return raise_i64(ctx, at, CINT_E_FUEL, "fuel.charge", NULL, 0, true, limit);
-    ctx->fuel_used += units;
+    int64_t limit = ctx->fuel.limit;
+    if (ctx->fuel.used > limit - units) return raise_i64(ctx, at, CINT_E_FUEL, "fuel.charge", NULL, 0, true, limit);
+    ctx->fuel.used += units;
     return 0;
+}
+
+cint_gen_fuel *cint_gen_fuel_of(cint_ctx *ctx)
+{
+    return &ctx->fuel;
 }
 
 int cint_gen_call_enter(cint_ctx *ctx, const cint_gen_at *at)
@@ -615,7 +620,8 @@ static cint_status enter(cint_ctx *ctx, const cint_gen_export *x, int64_t fuel, 
     ctx->entry_faulted = false;
     ctx->boundary = false;
     ctx->fuel_budget = fuel;
-    ctx->fuel_used = 0;
+    ctx->fuel.used = 0;
+    ctx->fuel.limit = fuel == CINT_FUEL_UNBOUNDED ? INT64_MAX : fuel;
     ctx->depth = 0;
     ctx->stack_site = 0;
     ctx->dispatch_next = 0;

@@ -213,14 +213,55 @@ static void elem_suffix(const cint_type *t, char *out, size_t cap)
 
 int cint_gen_index_fault(cint_ctx *ctx, const cint_gen_at *at, const cint_gen_array *a, uint32_t dim, int64_t index)
 {
+    return cint_gen_index_fault_of(ctx, at, a->type, a->rank, dim < 4 ? a->shape[dim] : 0, dim, index);
+}
+
+int cint_gen_assert_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t nops, uint32_t atag, uint64_t a,
+                          uint32_t btag, uint64_t b)
+{
+    cint_tvalue ops[2];
+    cint_gen_fault f;
+    memset(&f, 0, sizeof f);
+    f.code = CINT_E_ASSERT;
+    f.operation = "assert.checked.bool";
+    if (nops == 2u) {
+        cint_tv_int(&ops[0], atag, a);
+        cint_tv_int(&ops[1], btag, b);
+        f.operands = ops;
+        f.operand_count = 2;
+    }
+    rt_raise(ctx, at, &f);
+    return 1;
+}
+
+int cint_gen_decl_shape_fault(cint_ctx *ctx, const cint_gen_at *at, uint32_t dim, int64_t extent)
+{
+    cint_tvalue ops[2], limit;
+    cint_tv_i64(&ops[0], (int64_t)dim);
+    cint_tv_i64(&ops[1], extent);
+    cint_tv_i64(&limit, 0);
+    cint_gen_fault f;
+    memset(&f, 0, sizeof f);
+    f.code = CINT_E_SHAPE;
+    f.operation = "decl.shape";
+    f.operands = ops;
+    f.operand_count = 2;
+    f.limit = &limit;
+    rt_raise(ctx, at, &f);
+    return 1;
+}
+
+int cint_gen_index_fault_of(cint_ctx *ctx, const cint_gen_at *at, cint_type type, uint32_t rank, int64_t extent,
+                            uint32_t dim, int64_t index)
+{
     char name[48], sfx[16];
     cint_tvalue ops[2], limit;
-    elem_suffix(&a->type, sfx, sizeof sfx);
+    elem_suffix(&type, sfx, sizeof sfx);
     snprintf(name, sizeof name, "index.checked.%s", sfx);
     uint16_t n = 0;
-    if (a->rank >= 2) cint_tv_i64(&ops[n++], (int64_t)dim);
+    if (rank >= 2) cint_tv_i64(&ops[n++], (int64_t)dim);
     cint_tv_i64(&ops[n++], index);
-    cint_tv_i64(&limit, dim < 4 ? a->shape[dim] : 0);
+    cint_tv_i64(&limit, extent);
     cint_gen_fault f;
     memset(&f, 0, sizeof f);
     f.code = CINT_E_BOUNDS;

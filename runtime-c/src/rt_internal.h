@@ -107,7 +107,9 @@ struct cint_ctx {
     bool boundary;             /* the held record is a boundary record (host.resource) */
     const cint_error_set *error_set;
     uint64_t error_tag;
-    int64_t fuel_budget, fuel_used;
+    int64_t fuel_budget;       /* the allowance of the running entry, CINT_FUEL_UNBOUNDED for none */
+    cint_gen_fuel fuel;        /* consumed and its limit (the budget, or INT64_MAX without one) */
+    uint32_t isa;              /* CINT_GEN_ISA_* of this CPU (cint_gen_isa) */
 
     /* the running entry */
     bool in_entry, entry_faulted;

@@ -262,7 +262,9 @@ static void shared_race(void)
     for (int i = 0; i < THREADS; i++) CHECK(pthread_create(&t[i], NULL, race_thread, &r) == 0);
     for (int i = 0; i < THREADS; i++) CHECK(pthread_join(t[i], NULL) == 0);
     CHECK(atomic_load(&r.ran) + atomic_load(&r.busy) == THREADS * 2000);
-    CHECK(atomic_load(&r.ran) >= 2000);
+    /* how many ran depends on the scheduler (956 of 8000 seen on a loaded 2-core machine): enough that the
+       busy flag is released after every entry */
+    CHECK(atomic_load(&r.ran) >= 100);
     CHECK(atomic_load(&r.bytes) == atomic_load(&r.ran) * 8); /* "hello 0\n" per entry that ran */
     int64_t fuel = 0;
     CHECK(cint_fuel_consumed(r.ctx, &fuel) == CINT_OK);

@@ -252,6 +252,30 @@ def cmd_check(ns) -> int:
     return EXIT_OK
 
 
+def cmd_lower(ns) -> int:
+    """The LIR of the root module's functions and kernels after every pass (docs/lir.md), or why one stays
+    with the tree-walking emitter."""
+    from cint_compiler.lower import NotLowered, format_function, lower_checked
+    c = _compile(ns.file, ns.root)
+    p = c.program
+    infos = list(p.functions.values()) + list(p.kernels.values())
+    if ns.function is not None:
+        infos = [i for i in infos if i.decl.name == ns.function]
+        if not infos:
+            sys.stderr.write("error: %s has no function or kernel named %s\n" % (ns.file, ns.function))
+            return EXIT_COMPILE
+    out = []
+    for info in infos:
+        try:
+            out.append(format_function(lower_checked(info, verify=True)))
+        except NotLowered as ex:
+            where = "" if ex.span is None else " at %d:%d" % (ex.span.line, ex.span.column)
+            out.append("%s %s: not lowered (%s%s): the tree-walking emitter compiles it" % (
+                "kernel" if info.is_kernel else "function", info.decl.name, ex.what, where))
+    print("\n\n".join(out))
+    return EXIT_OK
+
+
 def cmd_cache(ns) -> int:
     return cache_main(ns.action, everything=ns.all)
 
@@ -295,6 +319,10 @@ def build_parser():
     p = sub.add_parser("check", help="check a module without running it")
     common(p, runs=False)
     p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("lower", help="print the lowered IR (LIR) of the module's functions and kernels")
+    common(p, runs=False)
+    p.add_argument("--function", default=None, help="only this function or kernel")
+    p.set_defaults(fn=cmd_lower)
     p = sub.add_parser("cache", help="the build cache: `info` (folder, size, cap) or `clean` (docs/runtime.md)")
     p.add_argument("action", choices=["info", "clean"])
     p.add_argument("--all", action="store_true", help="clean: also entries used in the last minutes")

@@ -31,6 +31,8 @@ from cint_compiler.semantics.operators import ARITH_OPS, CMP_OPS, SHIFT_OPS
 from cint_compiler.backend.c17 import reduce as KRC
 from cint_compiler.backend.c17 import containers as MC
 from cint_compiler.backend.c17 import builtins as CB
+from cint_compiler.backend.c17 import lir as lirc
+from cint_compiler.lower import NotLowered, lower_checked
 
 from cint_compiler.syntax import tree as A
 from cint_compiler.syntax.tree import NOTCONST
@@ -94,6 +96,14 @@ def _holds_array(t) -> bool:
     if isinstance(t, TupleType):
         return any(_holds_array(x) for x in t.items)
     return False
+
+
+def _lowered(info, kvariant):
+    """The LIR of info after its passes, or None when it has a construct the LIR does not cover yet."""
+    try:
+        return lower_checked(info, kvariant=kvariant)
+    except NotLowered:
+        return None
 
 
 class Emitter:
@@ -854,6 +864,13 @@ class Emitter:
         return self.emitted[key]
 
     def function(self, info: FuncInfo, kvariant=False):
+        if lirc.enabled():      # the LIR back end, for what it covers (docs/lir.md)
+            fn = _lowered(info, kvariant)
+            if fn is not None and lirc.fits(self, fn):
+                protos, bodies = lirc.function_c(self, fn, "kvar" if kvariant else "func")
+                self.protos += protos
+                self.bodies += bodies
+                return
         d = info.decl
         self.fn_kind = "kernel" if kvariant else "func"
         self.kvariant = kvariant
@@ -898,6 +915,15 @@ class Emitter:
         self.kvariant = False
 
     def kernel(self, info: FuncInfo):
+        if lirc.enabled():      # the LIR back end: kb_, kf_ and the item loop ki_ (docs/lir.md)
+            fn = _lowered(info, False)
+            if fn is not None and lirc.fits(self, fn):
+                protos, bodies = lirc.kernel_c(self, fn)
+                self.protos += protos
+                self.bodies += bodies
+                self.kernel_desc(info)
+                self.__dict__.setdefault("lir_kernels", set()).add(self.use(info))
+                return
         d = info.decl
         self.fn_kind = "kernel"
         self.fn_frame = None
@@ -2687,6 +2713,8 @@ class Emitter:
         d = info.decl
         sizes = [s.name for s in info.size_params]
         K = self.use(info)
+        if K in self.__dict__.get("lir_kernels", ()):
+            return ["if (ki_%s(%s)) %s" % (K, ", ".join(["ctx", A, S] + scal), fail)]
         fast = self.fast_kernels.get(K)
         if fast is not None:
             k = sizes.index(d.over[0].extent.ident)
